@@ -1,0 +1,97 @@
+// gpubench run --suite S [--filter REGEX] [--out FILE] [--peer HOST[:PORT]] [--quick] [--quiet]
+#include <unistd.h>
+
+#include <chrono>
+#include <ctime>
+#include <filesystem>
+#include <random>
+
+#include <fmt/format.h>
+
+#include "cli/command.hpp"
+#include "cli/run_setup.hpp"
+#include "core/errors.hpp"
+#include "core/interrupt.hpp"
+#include "core/reporters/console_reporter.hpp"
+#include "core/reporters/json_file_reporter.hpp"
+#include "core/result_json.hpp"
+#include "core/runner.hpp"
+#include "core/version.hpp"
+
+namespace gpubench::cli {
+
+namespace {
+
+struct run_options {
+  std::string suite;
+  std::string filter;
+  std::string out;
+  std::string peer;
+  std::string sizes;
+  bool quick = false;
+  bool quiet = false;
+  std::map<std::string, std::string> family;  // options added by benchmark families
+};
+
+int run_run(const run_options& o, const environment& env) {
+  const auto selected = env.registry.select(o.suite, o.filter);
+  if (selected.empty())
+    throw core::usage_error("no benchmark of suite '" + o.suite + "' matches --filter '" + o.filter + "'");
+
+  core::interrupt_guard guard;
+  core::run_context ctx;
+  ctx.quick = o.quick;
+  if (!o.peer.empty()) ctx.peer = o.peer;
+  if (!o.sizes.empty()) ctx.sizes = core::parse_size_range(o.sizes);
+  ctx.options = o.family;
+  ctx.self_exe = self_executable();
+  ctx.interrupt = &guard.flag();
+
+  core::result_file file;
+  file.tool = {"gpubench", core::tool_version, core::tool_git};
+  file.system = describe_system(env.registry);
+  file.run.id = make_run_id(file.system.value("host", "host"));
+  file.run.started = core::rfc3339_now();
+  file.run.argv = env.argv;
+  file.run.suite = o.suite;
+  const std::filesystem::path out =
+      o.out.empty() ? default_result_path(o.suite, file.system.value("host", "host"))
+                    : std::filesystem::path(o.out);
+
+  core::console_reporter console(stdout, stderr, !o.quiet && ::isatty(STDERR_FILENO));
+  core::json_file_reporter json(out);
+  core::runner runner(ctx, {&console, &json});
+  runner.run(selected, file);
+
+  fmt::print("# results: {}\n", out.string());
+  if (guard.signal() != 0) {
+    fmt::print(stderr, "gpubench: interrupted; the {} result(s) measured so far are in {}\n",
+               file.results.size(), out.string());
+    return 130;
+  }
+  for (const auto& c : file.results)
+    if (c.status == core::case_status::failed) return 1;
+  return 0;
+}
+
+}  // namespace
+
+command setup_run(CLI::App& app, const environment& env) {
+  auto* sub = app.add_subcommand("run", "Run a suite of benchmarks and write a result file");
+  auto o = std::make_shared<run_options>();
+  sub->add_option("--suite", o->suite, "memory, gpu, network, collectives or interconnect (all)")
+      ->required();
+  sub->add_option("--filter", o->filter, "Only benchmarks whose id matches this regular expression");
+  sub->add_option("--out", o->out, "Result file (default: results/gpubench-SUITE-HOST-TIME.json)");
+  sub->add_option("--peer", o->peer, "HOST[:PORT] of a `gpubench serve` for network benchmarks");
+  sub->add_option("--sizes", o->sizes, "Message sizes MIN:MAX (powers of two), e.g. 4K:64M");
+  sub->add_flag("--quick", o->quick, "Smaller size sweeps, for a fast look");
+  sub->add_flag("--quiet", o->quiet, "No progress lines");
+  for (const auto& spec : env.registry.options()) {
+    o->family[spec.name] = spec.default_value;
+    sub->add_option("--" + spec.name, o->family[spec.name], spec.help);
+  }
+  return {sub, [o, &env] { return run_run(*o, env); }};
+}
+
+}  // namespace gpubench::cli

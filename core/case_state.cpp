@@ -1,0 +1,90 @@
+#include "core/case_state.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+#include "core/errors.hpp"
+#include "core/statistics.hpp"
+#include "core/stopping.hpp"
+#include "core/units.hpp"
+
+namespace gpubench::core {
+
+case_state::case_state(const benchmark_def& def, const run_context& ctx, case_result& result,
+                       point_callback on_point)
+    : m_def(def), m_ctx(ctx), m_result(result), m_on_point(std::move(on_point)) {}
+
+std::vector<std::uint64_t> case_state::sizes() const {
+  if (m_def.sizes.min == 0) return {0};
+  if (m_ctx.sizes) return power_of_two_sweep(m_ctx.sizes->min, m_ctx.sizes->max);
+  const std::uint64_t max =
+      m_ctx.quick && m_def.sizes.quick_max ? std::min(m_def.sizes.quick_max, m_def.sizes.max)
+                                           : m_def.sizes.max;
+  return power_of_two_sweep(m_def.sizes.min, max);
+}
+
+double case_state::to_metric(double seconds, const sample_spec& spec) const {
+  if (!(seconds > 0) || !std::isfinite(seconds))
+    throw std::runtime_error("a sample took " + std::to_string(seconds) +
+                             " s: the timer returned no usable duration");
+  if (m_def.metric.name == "bandwidth") return spec.bytes / seconds / 1e9;
+  return seconds / spec.operations / spec.latency_divisor * 1e6;
+}
+
+point_result& case_state::measure(std::uint64_t bytes, const sample_spec& spec,
+                                  const std::function<void()>& op) {
+  steady_timer t;
+  return measure(bytes, spec, t, op);
+}
+
+point_result& case_state::measure(std::uint64_t bytes, const sample_spec& spec, timer& t,
+                                  const std::function<void()>& op) {
+  return measure_timed(bytes, spec, [&] {
+    t.start();
+    op();
+    t.stop();
+    return t.seconds();
+  });
+}
+
+point_result& case_state::measure_timed(std::uint64_t bytes, const sample_spec& spec,
+                                        const std::function<double()>& op) {
+  const stopping_criteria& c = m_def.criteria;
+  point_result p;
+  p.bytes = bytes;
+  for (std::size_t i = 0; i < c.warmup_samples; ++i) {
+    if (m_ctx.interrupted()) throw interrupted();
+    op();
+    ++p.warmup;
+  }
+  stopping_rule rule(c);
+  stopwatch clock;
+  std::optional<stop_reason> reason;
+  for (;;) {
+    if (m_ctx.interrupted()) {
+      reason = stop_reason::interrupted;
+      break;
+    }
+    const double value = to_metric(op(), spec);
+    reason = rule.add(value, clock.seconds());
+    if (m_agree) {
+      const bool stop = m_agree(reason.has_value());
+      if (stop && !reason) reason = stop_reason::consensus;
+      if (!stop) reason.reset();
+    }
+    if (reason) break;
+  }
+  p.seconds = clock.seconds();
+  p.samples = rule.values();
+  p.stopped_by = std::string(to_string(*reason));
+  if (!p.samples.empty()) {
+    p.stats = summarize(p.samples);
+    m_result.points.push_back(std::move(p));
+    if (m_on_point) m_on_point(m_result, m_result.points.back());
+  }
+  if (reason == stop_reason::interrupted) throw interrupted();
+  return m_result.points.back();
+}
+
+}  // namespace gpubench::core

@@ -1,0 +1,67 @@
+// The handle a benchmark body gets for one case: its parameters and sizes, and measure(),
+// which owns warm-up, timing, the stopping rule and the statistics of each point.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "core/benchmark.hpp"
+#include "core/result.hpp"
+#include "core/run_context.hpp"
+#include "core/timer.hpp"
+
+namespace gpubench::core {
+
+// What one sample does, so the runner can turn its duration into the metric's value:
+// bandwidth = bytes / seconds (GB/s), latency = seconds / operations / divisor (us).
+struct sample_spec {
+  double bytes = 0;            // bytes moved by one sample
+  double operations = 1;       // operations timed in one sample
+  double latency_divisor = 1;  // 2 when a round trip is reported one-way
+};
+
+class case_state {
+ public:
+  using point_callback = std::function<void(const case_result&, const point_result&)>;
+
+  case_state(const benchmark_def& def, const run_context& ctx, case_result& result,
+             point_callback on_point = {});
+
+  const nlohmann::json& params() const { return m_result.params; }
+  const run_context& context() const { return m_ctx; }
+  const benchmark_def& definition() const { return m_def; }
+  // The message sizes of this case: --sizes if given, else the benchmark's sweep (quick-aware).
+  std::vector<std::uint64_t> sizes() const;
+
+  // Times `op` (one sample) with a steady clock, or with `t` (CUDA events, ...).
+  point_result& measure(std::uint64_t bytes, const sample_spec& spec,
+                        const std::function<void()>& op);
+  point_result& measure(std::uint64_t bytes, const sample_spec& spec, timer& t,
+                        const std::function<void()>& op);
+  // `op` runs one sample and returns its duration in seconds, measured by itself (device
+  // timers, times reduced across MPI ranks).
+  point_result& measure_timed(std::uint64_t bytes, const sample_spec& spec,
+                              const std::function<double()>& op);
+
+  void set_peak(peak_info peak) { m_result.peak = std::move(peak); }
+  // Where the case ran: peer, interface, device, transport (goes to the result's context).
+  nlohmann::json& context_info() { return m_result.context; }
+
+  // For multi-process cases: every rank must stop a point at the same sample. `agree`
+  // receives this rank's decision and returns the collective one.
+  void set_consensus(std::function<bool(bool)> agree) { m_agree = std::move(agree); }
+
+ private:
+  double to_metric(double seconds, const sample_spec& spec) const;
+
+  const benchmark_def& m_def;
+  const run_context& m_ctx;
+  case_result& m_result;
+  point_callback m_on_point;
+  std::function<bool(bool)> m_agree;
+};
+
+}  // namespace gpubench::core

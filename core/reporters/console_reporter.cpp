@@ -1,0 +1,96 @@
+#include "core/reporters/console_reporter.hpp"
+
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "core/units.hpp"
+
+namespace gpubench::core {
+
+std::string describe_params(const nlohmann::json& params) {
+  std::string out;
+  for (const auto& [k, v] : params.items()) {
+    if (!out.empty()) out += ' ';
+    out += k + "=" + (v.is_string() ? v.get<std::string>() : v.dump());
+  }
+  return out;
+}
+
+namespace {
+
+std::string heading(const case_result& c) {
+  const std::string p = describe_params(c.params);
+  return p.empty() ? c.benchmark : c.benchmark + " [" + p + "]";
+}
+
+std::string value(double v) {
+  if (!std::isfinite(v)) return "-";
+  if (v >= 1000) return fmt::format("{:.0f}", v);
+  if (v >= 100) return fmt::format("{:.1f}", v);
+  if (v >= 1) return fmt::format("{:.2f}", v);
+  return fmt::format("{:.3f}", v);
+}
+
+}  // namespace
+
+void console_reporter::case_started(const case_result& c, std::size_t index, std::size_t total) {
+  m_index = index + 1;
+  m_total = total;
+  if (!m_progress) return;
+  fmt::print(m_progress_out, "\r\033[K[{}/{}] {}", m_index, m_total, heading(c));
+  std::fflush(m_progress_out);
+}
+
+void console_reporter::point_finished(const case_result& c, const point_result& p) {
+  if (!m_progress) return;
+  fmt::print(m_progress_out, "\r\033[K[{}/{}] {}  {}: {} {}", m_index, m_total, heading(c),
+             format_bytes(p.bytes), value(p.stats.median), c.unit);
+  std::fflush(m_progress_out);
+}
+
+void console_reporter::case_finished(const result_file&, const case_result& c) {
+  if (!m_progress) return;
+  std::string status = to_string(c.status);
+  if (c.status == case_status::ok) status = fmt::format("{} points", c.points.size());
+  fmt::print(m_progress_out, "\r\033[K[{}/{}] {}: {}\n", m_index, m_total, heading(c), status);
+  std::fflush(m_progress_out);
+}
+
+void console_reporter::run_finished(const result_file& file) {
+  for (const auto& c : file.results) {
+    fmt::print(m_table, "\n# {}\n", heading(c));
+    if (c.status != case_status::ok) fmt::print(m_table, "#   {}: {}\n", to_string(c.status), c.reason);
+    if (c.points.empty()) continue;
+    if (c.peak) fmt::print(m_table, "#   peak {} {} ({})\n", value(c.peak->value), c.peak->unit, c.peak->basis);
+    const bool bw = c.better == "higher";
+    if (bw)
+      fmt::print(m_table, "#  {:>10} {:>10} {:>10} {:>10} {:>6} {:>8} {:>8}  {}\n", "size", "median",
+                 "mean", "peak", "unit", c.peak ? "%peak" : "", "samples", "stopped by");
+    else
+      fmt::print(m_table, "#  {:>10} {:>10} {:>10} {:>10} {:>10} {:>6} {:>8}  {}\n", "size", "min",
+                 "median", "p99", "max", "unit", "samples", "stopped by");
+    for (const auto& p : c.points) {
+      const auto& s = p.stats;
+      if (bw) {
+        const std::string pct =
+            c.peak && c.peak->value > 0 ? fmt::format("{:.1f}", 100 * s.median / c.peak->value) : "";
+        fmt::print(m_table, "   {:>10} {:>10} {:>10} {:>10} {:>6} {:>8} {:>8}  {}\n",
+                   format_bytes(p.bytes), value(s.median), value(s.mean), value(s.max), c.unit, pct,
+                   s.count, p.stopped_by);
+      } else {
+        fmt::print(m_table, "   {:>10} {:>10} {:>10} {:>10} {:>10} {:>6} {:>8}  {}\n",
+                   format_bytes(p.bytes), value(s.min), value(s.median), value(s.p99), value(s.max),
+                   c.unit, s.count, p.stopped_by);
+      }
+    }
+  }
+  std::size_t ok = 0, skipped = 0, failed = 0;
+  for (const auto& c : file.results)
+    (c.status == case_status::ok ? ok : c.status == case_status::skipped ? skipped : failed)++;
+  fmt::print(m_table, "\n# {} cases: {} ok, {} skipped, {} failed; run {}\n", file.results.size(), ok,
+             skipped, failed, to_string(file.run.status));
+  std::fflush(m_table);
+}
+
+}  // namespace gpubench::core

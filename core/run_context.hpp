@@ -1,0 +1,37 @@
+// What a run was asked for: quick mode, the peer, size overrides and family options.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+
+#include "core/units.hpp"
+
+namespace gpubench::core {
+
+// An option a benchmark family adds to `gpubench run` (e.g. --streams, --rdma-device).
+struct option_spec {
+  std::string name;  // without dashes: "streams"
+  std::string help;
+  std::string default_value;  // empty: unset unless given
+};
+
+struct run_context {
+  bool quick = false;
+  std::optional<std::string> peer;           // HOST[:PORT] of a `gpubench serve`
+  std::optional<size_range> sizes;           // --sizes overrides every sweep
+  std::map<std::string, std::string> options;  // family options by name, as given
+  std::string self_exe;                      // this program, for launching itself (mpirun)
+  const std::atomic<bool>* interrupt = nullptr;  // set on SIGINT/SIGTERM
+
+  bool interrupted() const { return interrupt && interrupt->load(std::memory_order_relaxed); }
+
+  // A family option's value, or std::nullopt when neither given nor defaulted.
+  std::optional<std::string> option(const std::string& name) const;
+  // As an integer; throws usage_error naming the option when it is not one.
+  std::optional<long long> option_int(const std::string& name) const;
+};
+
+}  // namespace gpubench::core

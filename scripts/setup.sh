@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Installs what gpubench needs to build and test on Debian/Ubuntu (as root, or with sudo).
+# CUDA and NCCL are not Debian packages: when present (CUDA_HOME, or the toolkit's usual
+# prefix) they are used, otherwise the build leaves the GPU parts out and says so.
+set -euo pipefail
+
+packages=(
+  build-essential cmake ninja-build pkg-config git
+  libfmt-dev libcli11-dev nlohmann-json3-dev libhwloc-dev
+  libgtest-dev libgmock-dev libbenchmark-dev
+  libibverbs-dev librdmacm-dev ibverbs-providers rdma-core
+  libopenmpi-dev openmpi-bin
+  libcairo2-dev libpango1.0-dev
+  python3 python3-jsonschema
+  iproute2 iperf3 procps
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]} == 0)); then
+  echo "setup: all ${#packages[@]} packages present"
+  exit 0
+fi
+
+sudo=()
+if [[ $(id -u) -ne 0 ]]; then
+  command -v sudo >/dev/null || { echo "setup: need root or sudo to install: ${missing[*]}" >&2; exit 1; }
+  sudo=(sudo)
+fi
+echo "setup: installing ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+"${sudo[@]}" apt-get update -qq
+"${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"

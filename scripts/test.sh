@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# The README's test command: installs dependencies, builds with warnings as errors, runs every
+# test (CTest), then the unit tests again under AddressSanitizer + UBSan.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/setup.sh
+cmake --preset ci
+cmake --build --preset ci
+ctest --preset ci
+cmake --preset asan
+cmake --build --preset asan
+ctest --preset asan
