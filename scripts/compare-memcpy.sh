@@ -3,9 +3,9 @@
 # (benchmarks/micro/memcpy_reference.cpp) on the same sizes, and prints both and their ratio.
 # The harness should cost nothing measurable: the ratio stays within a few percent of 1.
 #
-# usage: scripts/compare-memcpy.sh [--build DIR] [--sizes MIN:MAX] [--rounds N] [--tolerance PCT]
-# Rounds alternate the two programs so drift in a shared machine's load hits both alike; each
-# size's value is the median over rounds. Exit 0 when the geometric mean of the ratios is
+# usage: scripts/compare-memcpy.sh [--build DIR] [--sizes MIN:MAX] [--rounds N] [--tolerance PCT] [--cpu N]
+# The two programs alternate size by size (pinned to CPU N with --cpu); each size's value is
+# the median over rounds of each run's median; the best sample is printed beside it. Exit 0 when the geometric mean of the ratios is
 # within the tolerance (default 5 %), 1 when not, 2 on bad usage or a missing program.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -14,6 +14,7 @@ build=build
 sizes=4K:64M
 rounds=3
 tolerance=5
+cpu=
 usage() { sed -n 's/^# usage: //p' "$0" >&2; exit 2; }
 while (($#)); do
   case "$1" in
@@ -21,6 +22,7 @@ while (($#)); do
     --sizes) sizes=${2:?}; shift 2 ;;
     --rounds) rounds=${2:?}; shift 2 ;;
     --tolerance) tolerance=${2:?}; shift 2 ;;
+    --cpu) cpu=${2:?}; shift 2 ;;
     -h|--help) usage ;;
     *) echo "compare-memcpy: unknown argument '$1'" >&2; usage ;;
   esac
@@ -59,20 +61,25 @@ fi
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
+# Alternate the two programs size by size, so a burst of load on a shared machine lands on
+# both sides of one size rather than on one program's whole sweep.
+pin=()
+[[ -n $cpu ]] && pin=(taskset -c "$cpu")
 for ((r = 1; r <= rounds; r++)); do
-  echo "round $r/$rounds: gpubench memory.host.copy, then the plain memcpy loop" >&2
-  "$gpubench" run --suite memory --filter '^memory\.host\.copy$' --sizes "$sizes" \
-    --out "$work/gpubench.$r.json" --quiet >/dev/null
-  jq -r '.results[] | select(.status == "ok" and .params.threads == 1) | .points[] |
-         "\(.bytes) \(.stats.median)"' "$work/gpubench.$r.json" >"$work/g.$r"
-  "$reference" "$min" "$max" | awk '{print $1, $2}' >"$work/m.$r"
+  echo "round $r/$rounds" >&2
+  for ((size = min; size <= max; size *= 2)); do
+    "${pin[@]}" "$gpubench" run --suite memory --filter '^memory\.host\.copy$' \
+      --sizes "$size:$size" --out "$work/gpubench.json" --quiet >/dev/null
+    jq -r '.results[] | select(.status == "ok" and .params.threads == 1) | .points[] |
+           "g \(.bytes) \(.stats.median) \(.stats.max)"' "$work/gpubench.json" >>"$work/all"
+    "${pin[@]}" "$reference" "$size" "$size" | awk '{print "m", $1, $2, $3}' >>"$work/all"
+  done
 done
 
-echo "memory.host.copy (threads=1) against a plain memcpy loop; median GB/s (1e9) over $rounds round(s)"
+echo "memory.host.copy (threads=1) against a plain memcpy loop, GB/s (1e9): median over"
+echo "rounds of each run's median, and the best sample (peak) of all rounds"
 # Joins the rounds by size, takes each side's median over rounds, prints the ratio and the
 # geometric mean of the ratios; exits 1 when that mean is outside the tolerance.
-cat "$work"/g.* | sed 's/^/g /' >"$work/all"
-cat "$work"/m.* | sed 's/^/m /' >>"$work/all"
 awk -v tol="$tolerance" '
   function median(list,   n, a, i, j, t) {
     n = split(list, a, " ")
@@ -85,14 +92,17 @@ awk -v tol="$tolerance" '
     if (b >= 1024) return sprintf("%d KiB", b / 1024)
     return b " B"
   }
-  { v[$1, $2] = v[$1, $2] " " $3; if (!($2 in seen)) { seen[$2] = 1; order[++n] = $2 } }
+  { v[$1, $2] = v[$1, $2] " " $3; p[$1, $2] = $4 > p[$1, $2] ? $4 : p[$1, $2]; if (!($2 in seen)) { seen[$2] = 1; order[++n] = $2 } }
   END {
-    printf "%10s  %14s  %14s  %8s\n", "size", "gpubench", "memcpy loop", "ratio"
+    printf "%10s  %10s  %10s  %7s    %10s  %10s  %7s\n", "", "median", "", "", "peak", "", ""
+    printf "%10s  %10s  %10s  %7s    %10s  %10s  %7s\n", "size", "gpubench", "loop", "ratio",
+           "gpubench", "loop", "ratio"
     for (i = 1; i <= n; i++) {
       s = order[i]
       if (!((("g", s) in v) && (("m", s) in v))) continue
       g = median(v["g", s]); m = median(v["m", s])
-      printf "%10s  %14.2f  %14.2f  %8.3f\n", human(s), g, m, g / m
+      printf "%10s  %10.2f  %10.2f  %7.3f    %10.2f  %10.2f  %7.3f\n", human(s), g, m, g / m,
+             p["g", s], p["m", s], p["g", s] / p["m", s]
       logsum += log(g / m); count++
     }
     if (count == 0) { print "no sizes measured by both programs" > "/dev/stderr"; exit 2 }

@@ -2,6 +2,7 @@
 #include <unistd.h>
 
 #include <cctype>
+#include <optional>
 #include <sstream>
 
 #include "core/system/sysfs.hpp"
@@ -84,13 +85,19 @@ nlohmann::json probe_host(const probe_roots& roots) {
     cpu["logical_cpus"] = ::sysconf(_SC_NPROCESSORS_ONLN);
   j["cpu"] = cpu;
 
-  // MemTotal is "24684092 kB".
+  // MemTotal is "24684092 kB"; without it (or when it is malformed) ask the C library.
+  std::optional<unsigned long long> memory;
   if (auto total = field(roots.proc / "meminfo", "MemTotal", ':')) {
     try {
-      j["memory_bytes"] = std::stoull(*total) * 1024ull;
+      memory = std::stoull(*total) * 1024ull;
     } catch (const std::exception&) {
+      memory.reset();
     }
   }
+  const long pages = ::sysconf(_SC_PHYS_PAGES), page_size = ::sysconf(_SC_PAGE_SIZE);
+  if (!memory && pages > 0 && page_size > 0)
+    memory = static_cast<unsigned long long>(pages) * static_cast<unsigned long long>(page_size);
+  if (memory) j["memory_bytes"] = *memory;
   return j;
 }
 

@@ -134,7 +134,9 @@ void attach_ipv4(nic_info& nic, const address_map& addresses) {
 std::optional<nic_info> probe_nic(const probe_roots& roots, const std::string& name) {
   const auto dir = roots.sys / "class" / "net" / name;
   std::error_code ec;
-  if (name.empty() || name.find('/') != std::string::npos || !fs::exists(dir, ec))
+  // A name is one path component of /sys/class/net, never a way out of it.
+  if (name.empty() || name == "." || name == ".." || name.find('/') != std::string::npos ||
+      !fs::exists(dir, ec))
     return std::nullopt;
   auto nic = read_nic(dir, roots.sys);
   attach_ipv4(nic, roots.ipv4 ? *roots.ipv4 : local_ipv4_addresses());

@@ -149,6 +149,7 @@ TEST(SystemProbe, OneNicByName) {
   EXPECT_FALSE(probe_nic(roots, "eth9").has_value());
   EXPECT_FALSE(probe_nic(roots, "../../class").has_value());
   EXPECT_FALSE(probe_nic(roots, "").has_value());
+  EXPECT_FALSE(probe_nic(roots, "..").has_value());
 }
 
 TEST(SystemProbe, CpuLists) {
