@@ -4,6 +4,8 @@
 #include <array>
 #include <cctype>
 #include <cstring>
+#include <string>
+#include <vector>
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <cpuid.h>
@@ -35,13 +37,14 @@ constexpr std::array<name_map, 12> cpuid_names = {{{"KVMKVMKVM", "kvm"},
                                                    {"Apple VZ", "apple"},
                                                    {" lrpepyh  vr", "parallels"}}};
 
-// Substrings of DMI sys_vendor / product_name / board_vendor / bios_vendor, most specific first.
+// Prefixes of DMI sys_vendor / product_name / board_vendor / bios_vendor (prefixes, so a
+// "Xeon" board never reads as "Xen"), most specific first.
 constexpr std::array<name_map, 14> dmi_names = {{{"VMware", "vmware"},
                                                  {"VMW", "vmware"},
                                                  {"KVM", "kvm"},
                                                  {"OpenStack", "kvm"},
                                                  {"Amazon EC2", "amazon"},
-                                                 {"Google Compute Engine", "google"},
+                                                 {"Google", "google"},
                                                  {"QEMU", "qemu"},
                                                  {"innotek GmbH", "virtualbox"},
                                                  {"VirtualBox", "virtualbox"},
@@ -74,9 +77,16 @@ std::optional<std::string> read_cpuid_signature() {
 #endif
 }
 
-const char* lookup(const std::string& text, const auto& table) {
+const char* lookup(const std::string& signature, const auto& table) {
   for (const auto& m : table)
-    if (text.find(m.needle) != std::string::npos) return m.name;
+    if (signature.find(m.needle) != std::string::npos) return m.name;
+  return nullptr;
+}
+
+const char* lookup_prefix(const std::vector<std::string>& values, const auto& table) {
+  for (const auto& m : table)
+    for (const auto& v : values)
+      if (v.rfind(m.needle, 0) == 0) return m.name;
   return nullptr;
 }
 
@@ -85,12 +95,12 @@ const char* lookup(const std::string& text, const auto& table) {
 nlohmann::json probe_virtualization(const probe_roots& roots) {
   const auto dmi = roots.sys / "class" / "dmi" / "id";
   nlohmann::json platform = nlohmann::json::object();
-  std::string dmi_text;
+  std::vector<std::string> dmi_values;
   for (const char* key : {"sys_vendor", "product_name", "board_vendor", "bios_vendor"})
     if (auto v = read_line(dmi / key); v && !v->empty()) {
       if (std::string_view(key) == "sys_vendor") platform["vendor"] = *v;
       if (std::string_view(key) == "product_name") platform["product"] = *v;
-      dmi_text += *v + "\n";
+      dmi_values.push_back(*v);
     }
   const auto signature =
       roots.hypervisor_signature ? roots.hypervisor_signature : read_cpuid_signature();
@@ -98,7 +108,7 @@ nlohmann::json probe_virtualization(const probe_roots& roots) {
 
   const char* from_cpuid =
       signature && !signature->empty() ? lookup(*signature, cpuid_names) : nullptr;
-  const char* from_dmi = dmi_text.empty() ? nullptr : lookup(dmi_text, dmi_names);
+  const char* from_dmi = lookup_prefix(dmi_values, dmi_names);
   // Xen PV guests have neither a cpuid leaf nor DMI, only /sys/hypervisor.
   const auto xen = read_line(roots.sys / "hypervisor" / "type");
 
@@ -115,7 +125,7 @@ nlohmann::json probe_virtualization(const probe_roots& roots) {
     name = from_dmi;
   else if (xen && *xen == "xen")
     name = "xen";
-  else if (signature || !dmi_text.empty())
+  else if (signature || !dmi_values.empty())
     name = "none";  // a CPU or firmware that would name a hypervisor did not
   else
     name = "unknown";

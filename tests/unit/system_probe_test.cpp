@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <filesystem>
+#include <fstream>
 #include <string>
 
 #include <gtest/gtest.h>
@@ -109,6 +110,55 @@ TEST(SystemProbe, QemuWithoutKvmIsNamedByItsSignature) {
   EXPECT_EQ(probe_virtualization(fixture("kvm", "")).at("virtualization"), "qemu") << "DMI alone";
   EXPECT_EQ(probe_virtualization(fixture("kvm", "NewVisor")).at("virtualization"),
             "unknown hypervisor (NewVisor)");
+}
+
+// A small tree of DMI and hypervisor files in a temporary directory, removed afterwards.
+class dmi_tree {
+ public:
+  dmi_tree() {
+    m_root = std::filesystem::temp_directory_path() /
+             ("gpubench-dmi-" + std::to_string(::getpid()) + "-" +
+              ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    std::filesystem::create_directories(m_root / "class" / "dmi" / "id");
+    std::filesystem::create_directories(m_root / "hypervisor");
+  }
+  ~dmi_tree() {
+    std::error_code ec;
+    std::filesystem::remove_all(m_root, ec);
+  }
+  void write(const std::string& rel, const std::string& value) const {
+    std::ofstream(m_root / rel) << value << "\n";
+  }
+  probe_roots roots(const std::string& signature) const {
+    probe_roots r;
+    r.sys = m_root;
+    r.hypervisor_signature = signature;
+    return r;
+  }
+
+ private:
+  std::filesystem::path m_root;
+};
+
+TEST(SystemProbe, DmiNamesMatchOnlyAtTheStart) {
+  const dmi_tree t;
+  t.write("class/dmi/id/sys_vendor", "Supermicro");
+  t.write("class/dmi/id/product_name", "Xeon Scalable Server SYS-2029");
+  t.write("class/dmi/id/board_vendor", "Supermicro");
+  EXPECT_EQ(probe_virtualization(t.roots("")).at("virtualization"), "none");
+}
+
+TEST(SystemProbe, XenParavirtualGuestFromSysHypervisor) {
+  const dmi_tree t;
+  t.write("hypervisor/type", "xen");
+  EXPECT_EQ(probe_virtualization(t.roots("")).at("virtualization"), "xen");
+}
+
+TEST(SystemProbe, CloudNamedByDmiOverKvm) {
+  const dmi_tree t;
+  t.write("class/dmi/id/sys_vendor", "Amazon EC2");
+  t.write("class/dmi/id/product_name", "m6i.large");
+  EXPECT_EQ(probe_virtualization(t.roots("KVMKVMKVM")).at("virtualization"), "amazon");
 }
 
 TEST(SystemProbe, BareMetalWithConnectX6OnNumaOne) {
