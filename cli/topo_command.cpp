@@ -192,7 +192,7 @@ void print_software(const json& s) {
 
 // Whatever a family adds under a key this command does not know (gpu_pairs, ...).
 void print_other(const json& s) {
-  static const std::set<std::string> known = {
+  const std::set<std::string> known = {
       "host",         "os",   "kernel",     "arch", "virtualization", "platform",     "cpu",
       "memory_bytes", "numa", "numa_nodes", "nics", "gpus",           "rdma_devices", "software"};
   bool title = false;
