@@ -148,7 +148,7 @@ void print_nics(const json& s) {
 void print_devices(const json& s, const char* key, const char* title) {
   const json list = s.value(key, json::array());
   if (!list.is_array() || list.empty()) {
-    fmt::print("\n{}: none found\n", title);
+    fmt::print("\n{}: none reported\n", title);
     return;
   }
   fmt::print("\n{} ({})\n", title, list.size());
