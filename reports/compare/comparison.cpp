@@ -164,7 +164,6 @@ void judge(comparison_row& row, const core::point_result& base, const core::poin
   }
   row.result = change > 0 ? verdict::faster : verdict::slower;
   row.regression = row.result == verdict::slower;
-  row.note = fmt::format("p = {:.3g}", t.p);
 }
 
 void compare_case(const core::case_result& base, const core::case_result& fresh,
