@@ -125,6 +125,7 @@ command setup_compare(CLI::App& app, const environment& env) {
   sub->add_option("--threshold", o->thresholds,
                   "Allowed change before a point counts: PCT for all (default 5%), or "
                   "ID=PCT / PREFIX*=PCT for one benchmark or family; repeatable")
+      ->allow_extra_args(false)
       ->take_all();
   sub->add_option("--alpha", o->alpha, "Significance level of the Mann-Whitney U test (0.05)");
   sub->add_option("--references", o->references,
