@@ -109,7 +109,12 @@ int run_compare(const compare_options& o, const environment& env) {
   if (o.out.empty())
     fmt::print("{}", text);
   else
-    core::write_file_atomically(o.out, text);
+    try {
+      core::write_file_atomically(o.out, text);
+    } catch (const std::exception& e) {
+      // Exit 1 means "regression" to a CI job; an unwritable --out is a usage problem.
+      throw core::usage_error(fmt::format("--out {}: {}", o.out, e.what()));
+    }
   return result.regressed() ? 1 : 0;
 }
 

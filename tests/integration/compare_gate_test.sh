@@ -5,7 +5,7 @@
 set -uo pipefail
 gpubench=$(realpath "$1")
 golden=$2
-schema=${3:-}
+schema=${3:+$(realpath "$3")}
 here=$(dirname "$(realpath "$0")")
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -93,6 +93,7 @@ expect 2 "one file without references" -- base.json
 expect 2 "bad threshold" -- base.json base.json --threshold fast
 expect 2 "unknown format" -- base.json base.json --format xml
 expect 2 "missing file" -- base.json "$work/none.json"
+expect 2 "unwritable --out" -- base.json base.json --out "$work/err/out.txt"  # err is a file
 "$gpubench" compare --help >"$work/out" 2>&1
 has "Exit codes: 0 no regression; 1 a regression" out
 
