@@ -12,7 +12,7 @@ packages=(
   libopenmpi-dev openmpi-bin
   libcairo2-dev libpango1.0-dev
   python3 python3-jsonschema
-  iproute2 iperf3 procps
+  iproute2 iperf3 procps jq
 )
 
 missing=()
