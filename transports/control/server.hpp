@@ -41,7 +41,8 @@ class control_server {
   std::size_t serve(const std::function<bool()>& stop);
 
  private:
-  void run_session(net::unique_fd fd);
+  // True when the session ended with the client's bye.
+  bool run_session(net::unique_fd fd, const std::function<bool()>& stop);
   void log(const std::string& line) const;
 
   server_options m_options;
