@@ -32,7 +32,7 @@ PY
 unshaped="$TEST_TMP/unshaped.json"
 expect_exit 0 "unshaped 1 MiB bandwidth" -- \
   run_cli --filter 'net\.tcp\.bandwidth' --sizes 1M --streams 1 --out "$unshaped"
-ip netns exec "$NS_CLI" tc qdisc add dev eth0 root tbf rate 1gbit burst 64kb limit 8mb
+ip netns exec "$NS_CLI" tc qdisc add dev eth0 root tbf rate 1gbit burst 256kb latency 20ms
 shaped="$TEST_TMP/shaped.json"
 expect_exit 0 "1 Gbit/s tbf-shaped 1 MiB bandwidth" -- \
   run_cli --filter 'net\.tcp\.bandwidth' --sizes 1M --streams 1 --out "$shaped"
@@ -49,6 +49,6 @@ goodput = 1e9 / 8 * 1448 / 1514 / 1e9
 shaped, unshaped = to_peer(sys.argv[2]), to_peer(sys.argv[1])
 print(f"shaped {shaped:.4f} GB/s, expected {goodput:.4f} GB/s ({100 * shaped / goodput:.1f} %); unshaped {unshaped:.3f} GB/s")
 assert abs(shaped / goodput - 1) < 0.05, "shaped link off by more than 5 %"
-assert unshaped > 3 * goodput, "unshaped link not far above the shaped rate"
+assert unshaped > 2 * goodput, "unshaped link not far above the shaped rate"
 PY
 finish

@@ -34,7 +34,6 @@ netns_up() {
     ip -n "$ns" link set eth0 up
     ip -n "$ns" link set lo up
   done
-  ip netns exec "$NS_CLI" ping -c1 -W2 "$SRV_ADDR" >/dev/null || netns_skip "the test link does not pass traffic"
 }
 
 # serve_in_srv LOGFILE ARGS...: starts `gpubench serve` in the server namespace, waits until it
