@@ -65,6 +65,12 @@ class tcp_active final : public active_endpoint {
     m_recv.resize(m_fds.size());
     for (auto& r : m_recv)
       r.resize(latency ? size : std::max(size, min_recv_buffer));
+    // Error context is built here, never inside a timed sample.
+    m_what.clear();
+    for (std::size_t i = 0; i < m_fds.size(); ++i)
+      m_what.push_back(latency ? fmt::format("{} B ping-pong with peer {}", spec.bytes, m_peer)
+                               : fmt::format("stream {} ({}, {} B messages) with peer {}", i,
+                                             to_string(spec.dir), spec.bytes, m_peer));
     m_bytes = m_messages = 0;
     m_cpu_start = cpu_usage::this_thread();
     if (m_team) m_team->take_cpu();
@@ -100,7 +106,7 @@ class tcp_active final : public active_endpoint {
   void ping_pong() {
     const int fd = m_fds.front().get();
     const auto mode = m_settings.busy_poll ? wait_mode::spin : wait_mode::block;
-    const std::string what = fmt::format("{} B ping-pong with peer {}", m_spec.bytes, m_peer);
+    const std::string& what = m_what.front();
     const std::span<const std::byte> out(m_send.data(), m_spec.bytes);
     const std::span<std::byte> in(m_recv.front().data(), m_spec.bytes);
     for (std::uint64_t i = 0; i < m_spec.iterations; ++i) {
@@ -116,8 +122,7 @@ class tcp_active final : public active_endpoint {
   void stream_sample(std::size_t i) {
     const int fd = m_fds[i].get();
     const std::uint64_t total = m_spec.iterations * m_spec.bytes;
-    const std::string what = fmt::format("stream {} ({}, {} B messages) with peer {}", i,
-                                         to_string(m_spec.dir), m_spec.bytes, m_peer);
+    const std::string& what = m_what[i];
     switch (m_spec.dir) {
       case direction::to_peer:
         pump(fd, m_send, m_spec.bytes, total, m_recv[i], 1, m_timeout, what);
@@ -143,6 +148,7 @@ class tcp_active final : public active_endpoint {
   point_spec m_spec;
   std::vector<std::byte> m_send;
   std::vector<std::vector<std::byte>> m_recv;
+  std::vector<std::string> m_what;  // per stream: what an error message says was going on
   std::uint64_t m_bytes = 0, m_messages = 0;
   cpu_usage m_cpu_start;
 };

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstring>
 #include <memory>
 
 #include <fmt/format.h>
@@ -25,6 +26,7 @@ constexpr std::size_t min_recv_buffer = 256u << 10;
 // Between samples the client only computes its statistics; longer silence means it is gone
 // (a closed or reset connection is noticed at once, this bounds half-open ones).
 constexpr std::chrono::milliseconds max_silence{30000};
+constexpr std::chrono::milliseconds control_check{20};
 
 class tcp_passive final : public passive_endpoint {
  public:
@@ -53,7 +55,9 @@ class tcp_passive final : public passive_endpoint {
     const bool spin = latency && m_settings.busy_poll;
     for (auto& fd : m_fds) {
       net::set_nonblocking(fd.get(), !latency || spin);
-      set_io_timeout(fd.get(), m_timeout);
+      // The echo loop sleeps in recv itself (one system call per ping, as sockperf's server)
+      // and looks at the control channel whenever a read has waited this long.
+      set_io_timeout(fd.get(), latency ? control_check : m_timeout);
     }
     const std::size_t size = std::max<std::size_t>(spec.bytes, 1);
     m_send.assign(size, std::byte{0xa5});
@@ -114,6 +118,8 @@ class tcp_passive final : public passive_endpoint {
           continue;
         }
         if (n == 0) throw net::socket_error(doing + ": the client closed the data connection");
+        if (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)
+          throw net::socket_error(doing + ": " + std::strerror(errno));
         if (spins % 1024 == 0) {
           if (control.stop_requested()) return;
           if (idle.seconds() * 1e3 > static_cast<double>(max_silence.count()))
@@ -121,18 +127,24 @@ class tcp_passive final : public passive_endpoint {
         }
       }
     }
+    core::stopwatch idle;
     for (;;) {
-      pollfd p[2] = {{fd, POLLIN, 0}, {control.fd(), POLLIN, 0}};
-      const int rc = ::poll(p, 2, static_cast<int>(max_silence.count()));
-      if (rc == 0) throw net::socket_error(doing + ": the client went silent");
-      if (rc < 0 && errno != EINTR)
-        throw net::socket_error(doing + ": poll failed: " + std::strerror(errno));
-      if (p[1].revents && control.stop_requested()) return;
-      if (p[0].revents) {
-        recv_exact(fd, in, wait_mode::block, m_timeout, doing);
+      const ssize_t n = ::recv(fd, in.data(), in.size(), 0);
+      if (n > 0) {
+        const auto got = static_cast<std::size_t>(n);
+        if (got < in.size()) net::recv_all(fd, in.subspan(got), m_timeout, doing);
         send_exact(fd, out, m_timeout, doing);
         ++m_round_trips;
+        idle = core::stopwatch();
+        continue;
       }
+      if (n == 0) throw net::socket_error(doing + ": the client closed the data connection");
+      if (errno == EINTR) continue;
+      if (errno != EAGAIN && errno != EWOULDBLOCK)
+        throw net::socket_error(doing + ": " + std::strerror(errno));
+      if (control.stop_requested()) return;
+      if (idle.seconds() * 1e3 > static_cast<double>(max_silence.count()))
+        throw net::socket_error(doing + ": the client went silent");
     }
   }
 
