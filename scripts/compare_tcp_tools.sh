@@ -36,13 +36,13 @@ for side in srv cli; do
   ip -n "$ns" link set eth0 up
   ip -n "$ns" link set lo up
 done
-in_srv() { ip netns exec "$srv" "$@"; }
 in_cli() { ip netns exec "$cli" "$@"; }
 
-in_srv "$gpubench" serve --bind "$srv_addr" >"$work/serve.out" 2>"$work/serve.log" & pids+=($!)
-in_srv iperf3 -s -B "$srv_addr" >/dev/null 2>&1 & pids+=($!)
-in_srv sockperf sr --tcp -i "$srv_addr" -p 11111 >/dev/null 2>&1 & pids+=($!)
-in_srv qperf >/dev/null 2>&1 & pids+=($!)
+# `ip netns exec` execs the server, so $! is the server itself and cleanup can stop it.
+ip netns exec "$srv" "$gpubench" serve --bind "$srv_addr" >"$work/serve.out" 2>"$work/serve.log" & pids+=($!)
+ip netns exec "$srv" iperf3 -s -B "$srv_addr" >/dev/null 2>&1 & pids+=($!)
+ip netns exec "$srv" sockperf sr --tcp -i "$srv_addr" -p 11111 >/dev/null 2>&1 & pids+=($!)
+ip netns exec "$srv" qperf >/dev/null 2>&1 & pids+=($!)
 sleep 1
 
 echo "gpubench bandwidth ($size, 1 and $streams streams, to the peer) ..."
