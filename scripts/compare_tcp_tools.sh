@@ -11,38 +11,28 @@ size=128K  # iperf3's default message size, for both tools
 for tool in ip iperf3 sockperf qperf python3; do
   command -v "$tool" >/dev/null || { echo "needs $tool (scripts/setup.sh installs it)" >&2; exit 1; }
 done
-[[ $(id -u) -eq 0 ]] || { echo "needs root for network namespaces" >&2; exit 1; }
 
-tag="gpbcmp$$"
-srv="$tag-srv" cli="$tag-cli" sw="$tag-sw"
-srv_addr=198.18.0.1 cli_addr=198.18.0.2
 work=$(mktemp -d)
 pids=()
+# The test hosts of the integration tests: namespaces on a bridge, 198.18.0.1 and .2.
+TEST_TMP=$work
+fail() { echo "$*" >&2; exit 1; }
+source "$(dirname "$0")/../tests/integration/netns.sh"
+netns_up
 cleanup() {
   for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
-  for ns in "$srv" "$cli" "$sw"; do ip netns del "$ns" 2>/dev/null || true; done
+  netns_down
   rm -rf "$work"
 }
 trap cleanup EXIT
-for ns in "$sw" "$srv" "$cli"; do ip netns add "$ns"; done
-ip -n "$sw" link add br0 type bridge
-ip -n "$sw" link set br0 up
-for side in srv cli; do
-  ns=$srv addr=$srv_addr
-  [[ $side == cli ]] && ns=$cli addr=$cli_addr
-  ip -n "$sw" link add "p-$side" type veth peer name eth0 netns "$ns"
-  ip -n "$sw" link set "p-$side" master br0 up
-  ip -n "$ns" addr add "$addr/24" dev eth0
-  ip -n "$ns" link set eth0 up
-  ip -n "$ns" link set lo up
-done
-in_srv() { ip netns exec "$srv" "$@"; }
+srv=$NS_SRV cli=$NS_CLI srv_addr=$SRV_ADDR
 in_cli() { ip netns exec "$cli" "$@"; }
 
-in_srv "$gpubench" serve --bind "$srv_addr" >"$work/serve.out" 2>"$work/serve.log" & pids+=($!)
-in_srv iperf3 -s -B "$srv_addr" >/dev/null 2>&1 & pids+=($!)
-in_srv sockperf sr --tcp -i "$srv_addr" -p 11111 >/dev/null 2>&1 & pids+=($!)
-in_srv qperf >/dev/null 2>&1 & pids+=($!)
+# `ip netns exec` execs the server, so $! is the server itself and cleanup can stop it.
+ip netns exec "$srv" "$gpubench" serve --bind "$srv_addr" >"$work/serve.out" 2>"$work/serve.log" & pids+=($!)
+ip netns exec "$srv" iperf3 -s -B "$srv_addr" >/dev/null 2>&1 & pids+=($!)
+ip netns exec "$srv" sockperf sr --tcp -i "$srv_addr" -p 11111 >/dev/null 2>&1 & pids+=($!)
+ip netns exec "$srv" qperf >/dev/null 2>&1 & pids+=($!)
 sleep 1
 
 echo "gpubench bandwidth ($size, 1 and $streams streams, to the peer) ..."

@@ -8,7 +8,7 @@ set -e
 netns_up
 py=$(schema_python)
 SERVER_PID=""
-trap 'kill $SERVER_PID 2>/dev/null; netns_down; rm -rf "$TEST_TMP"' EXIT
+trap 'kill $SERVER_PID 2>/dev/null || true; netns_down; rm -rf "$TEST_TMP"' EXIT
 
 # start_client FILE ARGS...: a long network run in the client namespace, in the background.
 start_client() {

@@ -31,9 +31,9 @@ lat = next(c for c in tcp if c["benchmark"] == "net.tcp.latency")
 assert lat["unit"] == "us" and lat["better"] == "lower"
 for p in lat["points"]:
     assert len(p["samples"]) == p["stats"]["count"]
-    assert ("p999" in p["stats"]) == (p["stats"]["count"] >= 1000), p["stats"]
+    assert ("p99_9" in p["stats"]) == (p["stats"]["count"] >= 1000), p["stats"]
     assert p["stats"]["min"] <= p["stats"]["median"] <= p["stats"]["p99"] <= p["stats"]["max"]
-assert any("p999" in p["stats"] for p in lat["points"]), "no latency point reached 1000 samples"
+assert any("p99_9" in p["stats"] for p in lat["points"]), "no latency point reached 1000 samples"
 dirs = {(c["params"]["direction"], c["params"]["streams"]) for c in tcp if c["benchmark"] == "net.tcp.bandwidth"}
 assert dirs == {(d, s) for d in ("to_peer", "from_peer", "bidir") for s in (1, 2)}, dirs
 PY

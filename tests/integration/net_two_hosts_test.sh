@@ -9,7 +9,7 @@ netns_up
 py=$(schema_python)
 echo "shared-secret-$$" >"$TEST_TMP/token"
 serve_in_srv "$TEST_TMP/serve.log" --token-file "$TEST_TMP/token"
-trap 'kill $SERVER_PID 2>/dev/null; netns_down; rm -rf "$TEST_TMP"' EXIT
+trap 'kill $SERVER_PID 2>/dev/null || true; netns_down; rm -rf "$TEST_TMP"' EXIT
 run_cli() { ip netns exec "$NS_CLI" "$GPUBENCH" run --suite network --quiet --peer "$SRV_ADDR" --token-file "$TEST_TMP/token" "$@"; }
 
 file="$TEST_TMP/two-hosts.json"
