@@ -4,11 +4,11 @@
 
 namespace gpubench::gpu {
 
-void measure_sweep(core::case_state& state, copy_job& job) {
+void measure_sweep(core::case_state& state, copy_job& job, const char* per_sample_key) {
   for (const std::uint64_t size : state.sizes()) {
     const core::sample_spec spec = job.prepare(size);
     auto& point = state.measure(size, spec, job.timer(), [&] { job.enqueue(); });
-    point.extra["copies_per_sample"] = spec.operations;
+    point.extra[per_sample_key] = spec.operations;
     job.verify();
   }
 }

@@ -12,7 +12,9 @@ namespace gpubench::gpu {
 
 // Per size: fresh patterns, the runner's samples timed by the job's timer, then the data
 // check (outside the timed samples). A failed check fails the case.
-void measure_sweep(core::case_state& state, copy_job& job);
+// `per_sample_key` names the point extra that records the operations of one sample.
+void measure_sweep(core::case_state& state, copy_job& job,
+                   const char* per_sample_key = "copies_per_sample");
 
 // The backend, or skip_case with its reason; `min_devices` for pair benchmarks.
 std::unique_ptr<backend> require_backend(int min_devices);

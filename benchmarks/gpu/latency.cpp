@@ -26,7 +26,7 @@ void latency_body(core::case_state& state, bool peer) {
   ctx.update(job->context());
   ctx["gpus"] = gpu::gpus_context(topo, gpus);
   if (peer) ctx["pair"] = gpu::to_json(topo.link(req.gpu, *req.peer));
-  gpu::measure_sweep(state, *job);
+  gpu::measure_sweep(state, *job, "loads_per_sample");
 }
 
 core::benchmark_def latency_def(const char* id, const char* description) {

@@ -73,6 +73,13 @@ struct bitmap {
 host_memory_buffer::host_memory_buffer(const host_topology& topo, std::size_t bytes,
                                        std::optional<unsigned> node, bool pinned)
     : m_topo(topo), m_size(bytes), m_pinned(pinned) {
+  // With one node there is nothing to choose, and kernels without NUMA support refuse
+  // strict binding: allocate normally.
+  if (node && hwloc_get_nbobjs_by_type(topo.get(), HWLOC_OBJ_NUMANODE) <= 1) {
+    if (*node != 0)
+      throw std::runtime_error("NUMA node " + std::to_string(*node) + " does not exist");
+    node.reset();
+  }
   if (node) {
     hwloc_obj_t obj = hwloc_get_numanode_obj_by_os_index(topo.get(), *node);
     if (!obj) throw std::runtime_error("NUMA node " + std::to_string(*node) + " does not exist");
