@@ -98,11 +98,18 @@ host_memory_buffer::host_memory_buffer(const host_topology& topo, std::size_t by
   }
   // Touch every page so it is placed now (first touch), not during the first timed copy.
   std::memset(m_ptr, 0, bytes);
+  // Where every page really is (move_pages underneath): one node, or the case is not what
+  // it says.
   bitmap where;
-  if (hwloc_get_area_memlocation(topo.get(), m_ptr, 1, where.b, HWLOC_MEMBIND_BYNODESET) == 0 &&
+  if (hwloc_get_area_memlocation(topo.get(), m_ptr, bytes, where.b, HWLOC_MEMBIND_BYNODESET) == 0 &&
       hwloc_bitmap_weight(where.b) == 1) {
     // BYNODESET: the bits are the nodes' OS indexes.
     m_placed = static_cast<unsigned>(hwloc_bitmap_first(where.b));
+  }
+  if (node && m_placed && *m_placed != *node) {
+    hwloc_free(topo.get(), m_ptr, bytes);
+    throw std::runtime_error("host memory bound to NUMA node " + std::to_string(*node) +
+                             " landed on node " + std::to_string(*m_placed));
   }
   if (pinned) {
     const cudaError_t e =
