@@ -1,0 +1,160 @@
+// GPU<->GPU copies behind the spin latch: the source GPU pushes (write) or the destination
+// GPU pulls (read), with the copy engine or a copy kernel, one way or both at once; with
+// peer access on, or off so the driver stages the copy through host memory.
+#include <stdexcept>
+#include <string>
+
+#include "benchmarks/gpu/cuda/cuda_check.hpp"
+#include "benchmarks/gpu/cuda/jobs.hpp"
+#include "benchmarks/gpu/cuda/kernels.hpp"
+#include "benchmarks/gpu/cuda/latched_timer.hpp"
+#include "benchmarks/gpu/cuda/verify.hpp"
+
+namespace gpubench::gpu::cuda {
+
+namespace {
+
+// One direction of the pair: data from `from` to `to`, issued by `exec` on its stream.
+struct flow {
+  int from = 0;
+  int to = 0;
+  int exec = 0;
+  int sm_count = 0;
+  std::unique_ptr<device_memory> src, dst;
+  std::unique_ptr<stream> s;
+  kernel_geometry geometry;
+};
+
+class p2p_copy_job final : public copy_job {
+ public:
+  explicit p2p_copy_job(const p2p_copy_request& r)
+      : m_req(r), m_access(r.src, r.dst, r.peer_access) {
+    if (!r.peer_access && r.engine == copy_engine::sm)
+      throw std::logic_error("a copy kernel cannot reach a peer without peer access");
+    int count = 0;
+    check(cudaGetDeviceCount(&count), "counting CUDA devices");
+    preload_kernels(count);
+    add_flow(r.src, r.dst);
+    if (r.bidir) add_flow(r.dst, r.src);
+    if (!r.peer_access) {
+      // The driver stages these copies through its own host buffers and may hold the
+      // calling thread until earlier work on the stream ran: behind a latch that would
+      // deadlock until the spin timeout. Time them like pageable copies instead.
+      m_timer = std::make_unique<core::steady_timer>();
+      return;
+    }
+    std::vector<const stream*> streams;
+    for (auto& f : m_flows)
+      streams.push_back(f.s.get());
+    auto t = std::make_unique<latched_timer>(std::move(streams));
+    t->set_warmup([this] { enqueue_copies(m_schedule.warmup); });
+    m_timer = std::move(t);
+  }
+
+  core::sample_spec prepare(std::uint64_t bytes) override {
+    if (bytes > m_req.max_bytes) throw std::logic_error("copy larger than its buffers");
+    m_bytes = bytes;
+    m_schedule = schedule_for(bytes);
+    if (!m_req.peer_access) m_schedule.warmup = 0;  // the runner's warm-up samples do it
+    m_seed += 2;
+    double moved = 0;
+    for (auto& f : m_flows) {
+      f.geometry = sm_copy_geometry(bytes, f.sm_count);
+      fill_device(*f.s, f.src->get(), bytes, m_seed);
+      fill_device(*f.s, f.dst->get(), bytes, m_seed + 1);
+      moved += static_cast<double>(copied_bytes(f)) * m_schedule.loops;
+    }
+    core::sample_spec spec;
+    spec.bytes = moved;
+    spec.operations = m_schedule.loops;
+    return spec;
+  }
+
+  core::timer& timer() override { return *m_timer; }
+  void enqueue() override {
+    enqueue_copies(m_schedule.loops);
+    if (!m_req.peer_access)
+      for (auto& f : m_flows)
+        f.s->synchronize("staged copies");
+  }
+
+  void verify() override {
+    for (auto& f : m_flows) {
+      // Checked by the GPU that owns the destination, on a stream of its own.
+      const stream checker(f.to);
+      const std::uint64_t n = copied_bytes(f);
+      expect_no_mismatch(device_mismatches(checker, f.dst->get(), n, m_seed), n,
+                         "GPU " + std::to_string(f.from) + " -> GPU " + std::to_string(f.to));
+    }
+  }
+
+  nlohmann::json context() const override {
+    nlohmann::json j;
+    j["timer"] = m_req.peer_access
+                     ? "CUDA events, copies queued behind a spin-kernel latch"
+                     : "steady clock around the copies and a synchronise of every stream "
+                       "(staged copies can block the host, so no latch)";
+    j["initiator"] = m_req.read ? "destination GPU reads from the source"
+                                : "source GPU writes to the destination";
+    j["peer_access"] = m_req.peer_access
+                           ? "enabled both ways"
+                           : "disabled: the driver stages the copy through host memory";
+    j["copy"] = m_req.engine == copy_engine::ce
+                    ? "cudaMemcpyPeerAsync on a non-blocking stream of the initiator"
+                    : "copy kernel on the initiator, one block of 512 threads per SM";
+    if (m_req.bidir)
+      j["bidirectional"] =
+          "both directions at once, starts aligned; "
+          "bandwidth is their sum";
+    return j;
+  }
+
+ private:
+  void add_flow(int from, int to) {
+    auto& f = m_flows.emplace_back();
+    f.from = from;
+    f.to = to;
+    f.exec = m_req.read ? to : from;
+    check(cudaDeviceGetAttribute(&f.sm_count, cudaDevAttrMultiProcessorCount, f.exec),
+          "reading the SM count of GPU " + std::to_string(f.exec));
+    const auto bytes = static_cast<std::size_t>(m_req.max_bytes);
+    f.src = std::make_unique<device_memory>(from, bytes);
+    f.dst = std::make_unique<device_memory>(to, bytes);
+    f.s = std::make_unique<stream>(f.exec);
+  }
+
+  std::uint64_t copied_bytes(const flow& f) const {
+    return m_req.engine == copy_engine::sm ? f.geometry.bytes : m_bytes;
+  }
+
+  void enqueue_copies(unsigned count) {
+    if (count == 0) return;
+    for (auto& f : m_flows) {
+      // The executing GPU is current, so its copy engine or SMs do the work.
+      const device_guard guard(f.exec);
+      if (m_req.engine == copy_engine::sm) {
+        launch_copy(f.s->get(), f.src->get(), f.dst->get(), f.geometry, count);
+        continue;
+      }
+      for (unsigned i = 0; i < count; ++i)
+        check(cudaMemcpyPeerAsync(f.dst->get(), f.to, f.src->get(), f.from, m_bytes, f.s->get()),
+              "queueing a copy GPU " + std::to_string(f.from) + " -> GPU " + std::to_string(f.to));
+    }
+  }
+
+  p2p_copy_request m_req;
+  peer_access m_access;
+  std::vector<flow> m_flows;
+  std::unique_ptr<core::timer> m_timer;
+  copy_schedule m_schedule;
+  std::uint64_t m_bytes = 0;
+  std::uint32_t m_seed = 1;
+};
+
+}  // namespace
+
+std::unique_ptr<copy_job> make_p2p_copy_job(const p2p_copy_request& r) {
+  return std::make_unique<p2p_copy_job>(r);
+}
+
+}  // namespace gpubench::gpu::cuda

@@ -1,0 +1,161 @@
+#include "benchmarks/gpu/cuda/resources.hpp"
+
+#include <cstring>
+#include <stdexcept>
+
+#include <hwloc.h>
+#include <unistd.h>
+
+#include "benchmarks/gpu/cuda/cuda_check.hpp"
+#include "core/units.hpp"
+
+namespace gpubench::gpu::cuda {
+
+device_memory::device_memory(int device, std::size_t bytes) : m_device(device), m_size(bytes) {
+  const device_guard guard(device);
+  check(cudaMalloc(&m_ptr, bytes),
+        "allocating " + core::format_bytes(bytes) + " on GPU " + std::to_string(device));
+}
+
+device_memory::~device_memory() {
+  if (m_ptr) cudaFree(m_ptr);
+}
+
+stream::stream(int device) : m_device(device) {
+  const device_guard guard(device);
+  check(cudaStreamCreateWithFlags(&m_stream, cudaStreamNonBlocking),
+        "creating a stream on GPU " + std::to_string(device));
+}
+
+stream::~stream() {
+  if (m_stream) cudaStreamDestroy(m_stream);
+}
+
+void stream::synchronize(const std::string& what) const {
+  check(cudaStreamSynchronize(m_stream), what + " on GPU " + std::to_string(m_device));
+}
+
+event::event(int device) {
+  const device_guard guard(device);
+  check(cudaEventCreateWithFlags(&m_event, cudaEventDefault),
+        "creating a timing event on GPU " + std::to_string(device));
+}
+
+event::~event() {
+  if (m_event) cudaEventDestroy(m_event);
+}
+
+host_topology::host_topology() {
+  if (hwloc_topology_init(&m_topo) != 0) throw std::runtime_error("hwloc: cannot initialise");
+  if (hwloc_topology_load(m_topo) != 0) {
+    hwloc_topology_destroy(m_topo);
+    throw std::runtime_error("hwloc: cannot load the machine's topology");
+  }
+}
+
+host_topology::~host_topology() {
+  hwloc_topology_destroy(m_topo);
+}
+
+namespace {
+
+// A bitmap freed with its scope.
+struct bitmap {
+  hwloc_bitmap_t b = hwloc_bitmap_alloc();
+  ~bitmap() { hwloc_bitmap_free(b); }
+  bitmap() = default;
+  bitmap(const bitmap&) = delete;
+  bitmap& operator=(const bitmap&) = delete;
+};
+
+}  // namespace
+
+host_memory_buffer::host_memory_buffer(const host_topology& topo, std::size_t bytes,
+                                       std::optional<unsigned> node, bool pinned)
+    : m_topo(topo), m_size(bytes), m_pinned(pinned) {
+  // With one node there is nothing to choose, and kernels without NUMA support refuse
+  // strict binding: allocate normally.
+  if (node && hwloc_get_nbobjs_by_type(topo.get(), HWLOC_OBJ_NUMANODE) <= 1) {
+    if (*node != 0)
+      throw std::runtime_error("NUMA node " + std::to_string(*node) + " does not exist");
+    node.reset();
+  }
+  if (node) {
+    hwloc_obj_t obj = hwloc_get_numanode_obj_by_os_index(topo.get(), *node);
+    if (!obj) throw std::runtime_error("NUMA node " + std::to_string(*node) + " does not exist");
+    m_ptr = hwloc_alloc_membind(topo.get(), bytes, obj->nodeset, HWLOC_MEMBIND_BIND,
+                                HWLOC_MEMBIND_BYNODESET | HWLOC_MEMBIND_STRICT);
+    m_bound = m_ptr != nullptr;
+  }
+  if (!m_ptr) m_ptr = hwloc_alloc(topo.get(), bytes);
+  if (!m_ptr)
+    throw std::runtime_error("allocating " + core::format_bytes(bytes) + " of host memory" +
+                             (node ? " on NUMA node " + std::to_string(*node) : std::string()));
+  if (node && !m_bound) {
+    hwloc_free(topo.get(), m_ptr, bytes);
+    throw std::runtime_error("binding " + core::format_bytes(bytes) + " to NUMA node " +
+                             std::to_string(*node) + " was refused by the kernel");
+  }
+  // Touch every page so it is placed now (first touch), not during the first timed copy.
+  std::memset(m_ptr, 0, bytes);
+  // Where every page really is (move_pages underneath): one node, or the case is not what
+  // it says.
+  bitmap where;
+  if (hwloc_get_area_memlocation(topo.get(), m_ptr, bytes, where.b, HWLOC_MEMBIND_BYNODESET) == 0 &&
+      hwloc_bitmap_weight(where.b) == 1) {
+    // BYNODESET: the bits are the nodes' OS indexes.
+    m_placed = static_cast<unsigned>(hwloc_bitmap_first(where.b));
+  }
+  if (node && m_placed && *m_placed != *node) {
+    hwloc_free(topo.get(), m_ptr, bytes);
+    throw std::runtime_error("host memory bound to NUMA node " + std::to_string(*node) +
+                             " landed on node " + std::to_string(*m_placed));
+  }
+  if (pinned) {
+    const cudaError_t e =
+        cudaHostRegister(m_ptr, bytes, cudaHostRegisterPortable | cudaHostRegisterMapped);
+    if (e != cudaSuccess) {
+      hwloc_free(topo.get(), m_ptr, bytes);
+      check(e, "pinning " + core::format_bytes(bytes) + " of host memory (cudaHostRegister)");
+    }
+  }
+}
+
+host_memory_buffer::~host_memory_buffer() {
+  if (m_pinned) cudaHostUnregister(m_ptr);
+  hwloc_free(m_topo.get(), m_ptr, m_size);
+}
+
+void* host_memory_buffer::device_pointer() const {
+  if (!m_pinned) throw std::logic_error("pageable host memory has no device pointer");
+  void* p = nullptr;
+  check(cudaHostGetDevicePointer(&p, m_ptr, 0), "mapping pinned host memory for a kernel");
+  return p;
+}
+
+latch_flag::latch_flag() {
+  void* p = nullptr;
+  check(cudaHostAlloc(&p, 2 * sizeof(int), cudaHostAllocPortable | cudaHostAllocMapped),
+        "allocating the spin latch flag in pinned host memory");
+  m_words = static_cast<volatile int*>(p);
+  m_words[0] = 0;
+  m_words[1] = 0;
+}
+
+latch_flag::~latch_flag() {
+  cudaFreeHost(const_cast<int*>(m_words));
+}
+
+const volatile int* latch_flag::flag_device() const {
+  void* p = nullptr;
+  check(cudaHostGetDevicePointer(&p, const_cast<int*>(m_words), 0), "mapping the latch flag");
+  return static_cast<const volatile int*>(p);
+}
+
+int* latch_flag::timed_out_device() const {
+  void* p = nullptr;
+  check(cudaHostGetDevicePointer(&p, const_cast<int*>(m_words), 0), "mapping the latch flag");
+  return static_cast<int*>(p) + 1;
+}
+
+}  // namespace gpubench::gpu::cuda
