@@ -5,28 +5,6 @@
 
 namespace gpubench::benchmarks {
 
-namespace {
-
-namespace rdma = transports::rdma;
-
-void rdma_bandwidth_body(core::case_state& state) {
-  auto client = open_rdma_case(state, rdma::test_kind::bandwidth);
-  for (const std::uint64_t size : state.sizes()) {
-    const std::uint32_t iterations = rdma::bw_iterations(size, client->tx_depth());
-    client->begin_point(size);
-    core::sample_spec spec;
-    spec.bytes = static_cast<double>(size) * iterations;
-    spec.operations = iterations;
-    auto& p = state.measure(size, spec, [&] { client->bandwidth_burst(iterations); });
-    add_cpu_cost(p, client->end_point());
-    p.extra["iterations_per_sample"] = iterations;
-    // GB/s over bytes per message: millions of messages per second at the median.
-    p.extra["message_rate_mpps"] = p.stats.median * 1e9 / static_cast<double>(size) / 1e6;
-  }
-}
-
-}  // namespace
-
 void register_net_rdma_bandwidth(core::registry& r) {
   add_rdma_options(r);
   core::benchmark_def def;
@@ -43,7 +21,9 @@ void register_net_rdma_bandwidth(core::registry& r) {
   def.criteria.warmup_samples = 1;
   def.requirement = rdma_requirement;
   def.cases = rdma_cases;
-  def.body = rdma_bandwidth_body;
+  def.body = [](core::case_state& state) {
+    run_rdma_points(state, transports::rdma::test_kind::bandwidth);
+  };
   r.add(std::move(def));
 }
 

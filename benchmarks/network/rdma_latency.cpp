@@ -1,33 +1,14 @@
 // net.rdma.latency: perftest's ib_send_lat / ib_write_lat / ib_read_lat over an RC queue
 // pair: one ping-pong (or one read) per sample, one-way = RTT/2 for send and write.
 #include "benchmarks/network/rdma_common.hpp"
+#include "transports/rdma/rdma_transport.hpp"
 
 namespace gpubench::benchmarks {
 
-namespace {
-
-namespace rdma = transports::rdma;
-
-void rdma_latency_body(core::case_state& state) {
-  auto client = open_rdma_case(state, rdma::test_kind::latency);
-  const bool read = state.params().at("op").get<std::string>() == "read";
-  for (const std::uint64_t size : state.sizes()) {
-    client->begin_point(size);
-    core::sample_spec spec;
-    spec.bytes = static_cast<double>(size);
-    spec.operations = 1;
-    // A read is a round trip in itself; a send or write ping-pong is two one-way trips.
-    spec.latency_divisor = read ? 1 : 2;
-    auto& p = state.measure(size, spec, [&] { client->latency_round(); });
-    add_cpu_cost(p, client->end_point());
-  }
-}
-
-}  // namespace
-
 void register_net_rdma_latency(core::registry& r) {
   add_rdma_options(r);
-  r.add_system_probe(rdma::add_rdma_system_info);
+  // The family's part of the system block (rdma_devices, software.rdma_core), added once.
+  r.add_system_probe(transports::rdma::add_rdma_system_info);
   core::benchmark_def def;
   def.id = "net.rdma.latency";
   def.suites = {"network"};
@@ -42,7 +23,9 @@ void register_net_rdma_latency(core::registry& r) {
   def.criteria.warmup_samples = 100;
   def.requirement = rdma_requirement;
   def.cases = rdma_cases;
-  def.body = rdma_latency_body;
+  def.body = [](core::case_state& state) {
+    run_rdma_points(state, transports::rdma::test_kind::latency);
+  };
   r.add(std::move(def));
 }
 

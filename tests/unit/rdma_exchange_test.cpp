@@ -86,8 +86,9 @@ TEST(RdmaExchange, RejectsWrongMagicVersionAndType) {
   } catch (const rdma::wire_error& e) {
     EXPECT_NE(std::string(e.what()).find("same gpubench version"), std::string::npos) << e.what();
   }
-  // A command is not an endpoint.
-  EXPECT_THROW(rdma::decode_endpoint_info(rdma::encode(rdma::command{})), rdma::wire_error);
+  auto bad_type = m;
+  bad_type[5] = std::byte{3};
+  EXPECT_THROW(rdma::decode_endpoint_info(bad_type), rdma::wire_error);
 }
 
 TEST(RdmaExchange, RejectsOutOfRangeFields) {
@@ -116,52 +117,10 @@ TEST(RdmaExchange, RejectsOutOfRangeFields) {
       "InfiniBand LID 0 without GID");
 }
 
-TEST(RdmaExchange, RejectsBadEnumBytes) {
+TEST(RdmaExchange, RejectsBadLinkLayerByte) {
   auto m = rdma::encode(sample_endpoint());
-  m.back() = std::byte{9};  // link layer
+  m.back() = std::byte{9};
   EXPECT_THROW(rdma::decode_endpoint_info(m), rdma::wire_error);
-  rdma::session_request s;
-  s.max_size = 4096;
-  s.tx_depth = 128;
-  s.rx_depth = 128;
-  auto sm = rdma::encode(s);
-  sm[7] = std::byte{4};  // operation
-  EXPECT_THROW(rdma::decode_session_request(sm), rdma::wire_error);
-}
-
-TEST(RdmaExchange, SessionRequestRoundTripsAndBounds) {
-  rdma::session_request s;
-  s.test = rdma::test_kind::bandwidth;
-  s.op = rdma::rdma_op::read;
-  s.memory = rdma::memory_kind::cuda;
-  s.max_size = 8u << 20;
-  s.tx_depth = 128;
-  s.rx_depth = 16;
-  const auto d = rdma::decode_session_request(rdma::encode(s));
-  EXPECT_EQ(d.test, s.test);
-  EXPECT_EQ(d.op, s.op);
-  EXPECT_EQ(d.memory, s.memory);
-  EXPECT_EQ(d.max_size, s.max_size);
-  EXPECT_EQ(d.tx_depth, 128u);
-  s.max_size = 1ull << 40;  // a hostile peer asking for a terabyte of registered memory
-  EXPECT_THROW(rdma::decode_session_request(rdma::encode(s)), rdma::wire_error);
-  s.max_size = 4096;
-  s.tx_depth = 0;
-  EXPECT_THROW(rdma::decode_session_request(rdma::encode(s)), rdma::wire_error);
-}
-
-TEST(RdmaExchange, CommandsRoundTripAndSanitiseText) {
-  rdma::command c{rdma::command_type::stopped, 0, 0.25, {}};
-  const auto d = rdma::decode_command(rdma::encode(c));
-  EXPECT_EQ(d.type, rdma::command_type::stopped);
-  EXPECT_DOUBLE_EQ(d.cpu_seconds, 0.25);
-  rdma::command f{rdma::command_type::failed, 1, 0, std::string("bad\x1b[31m\n", 9)};
-  const auto df = rdma::decode_command(rdma::encode(f));
-  EXPECT_EQ(df.text, "bad?[31m?");  // control characters never reach a terminal
-  EXPECT_TRUE(rdma::is_command(rdma::encode(f)));
-  EXPECT_FALSE(rdma::is_command(rdma::encode(sample_endpoint())));
-  rdma::command begin{rdma::command_type::begin_point, 0, 0, {}};
-  EXPECT_THROW(rdma::decode_command(rdma::encode(begin)), rdma::wire_error);
 }
 
 TEST(RdmaExchange, RandomBytesNeverCrashTheDecoders) {
@@ -183,14 +142,6 @@ TEST(RdmaExchange, RandomBytesNeverCrashTheDecoders) {
       EXPECT_LE(e.qpn, 0xffffffu);
       EXPECT_GE(e.mtu, 1);
       EXPECT_LE(e.mtu, 5);
-    } catch (const rdma::wire_error&) {
-    }
-    try {
-      rdma::decode_command(m);
-    } catch (const rdma::wire_error&) {
-    }
-    try {
-      rdma::decode_session_request(m);
     } catch (const rdma::wire_error&) {
     }
   }

@@ -172,4 +172,11 @@ nlohmann::json to_json(const device_description& d) {
   return j;
 }
 
+void add_rdma_devices(nlohmann::json& system, const fs::path& root) {
+  auto devices = nlohmann::json::array();
+  for (const auto& d : describe_devices(root))
+    devices.push_back(to_json(d));
+  system["rdma_devices"] = std::move(devices);
+}
+
 }  // namespace gpubench::transports::rdma

@@ -52,4 +52,8 @@ std::vector<device_description> describe_devices(
 
 nlohmann::json to_json(const device_description& d);
 
+// Sets system["rdma_devices"] to every device under `root`, leaving the other keys alone.
+void add_rdma_devices(nlohmann::json& system,
+                      const std::filesystem::path& root = "/sys/class/infiniband");
+
 }  // namespace gpubench::transports::rdma

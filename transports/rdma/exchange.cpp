@@ -1,14 +1,10 @@
 #include "transports/rdma/exchange.hpp"
 
-#include <cmath>
-
 namespace gpubench::transports::rdma {
 
 namespace {
 
-enum class message_type : std::uint8_t { session = 1, endpoint = 2, command = 3 };
-
-constexpr std::size_t max_text_bytes = 512;
+enum class message_type : std::uint8_t { endpoint = 2 };
 
 wire_writer header(message_type t) {
   wire_writer w;
@@ -58,39 +54,6 @@ std::string to_string(memory_kind m) {
 
 std::string to_string(link_layer l) {
   return l == link_layer::ethernet ? "Ethernet" : "InfiniBand";
-}
-
-std::vector<std::byte> encode(const session_request& s) {
-  auto w = header(message_type::session);
-  w.u8(static_cast<std::uint8_t>(s.test));
-  w.u8(static_cast<std::uint8_t>(s.op));
-  w.u8(static_cast<std::uint8_t>(s.memory));
-  w.u8(s.bidirectional ? 1 : 0);
-  w.u64(s.max_size);
-  w.u32(s.tx_depth);
-  w.u32(s.rx_depth);
-  return w.take();
-}
-
-session_request decode_session_request(std::span<const std::byte> in) {
-  auto r = open(in, message_type::session, "RDMA session request");
-  session_request s;
-  s.test = enum_in<test_kind>(r, 1, 2, "test");
-  s.op = enum_in<rdma_op>(r, 1, 3, "operation");
-  s.memory = enum_in<memory_kind>(r, 1, 2, "memory");
-  const auto bidir = r.u8();
-  if (bidir > 1) r.fail("direction flag " + std::to_string(bidir) + " out of range");
-  s.bidirectional = bidir == 1;
-  s.max_size = r.u64();
-  s.tx_depth = r.u32();
-  s.rx_depth = r.u32();
-  r.finish();
-  if (s.max_size == 0 || s.max_size > max_transfer_bytes)
-    r.fail("message size " + std::to_string(s.max_size) + " outside 1 B .. 1 GiB");
-  if (s.tx_depth == 0 || s.tx_depth > 16384 || s.rx_depth == 0 || s.rx_depth > 16384)
-    r.fail("queue depths " + std::to_string(s.tx_depth) + "/" + std::to_string(s.rx_depth) +
-           " outside 1 .. 16384");
-  return s;
 }
 
 std::vector<std::byte> encode(const endpoint_info& e) {
@@ -143,49 +106,6 @@ endpoint_info decode_endpoint_info(std::span<const std::byte> in) {
     r.fail("buffer length " + std::to_string(e.length) + " outside 1 B .. 1 GiB");
   if (e.addr > UINT64_MAX - e.length) r.fail("buffer address range wraps around");
   return e;
-}
-
-bool is_command(std::span<const std::byte> in) {
-  if (in.size() < 6) return false;
-  std::uint32_t magic = 0;
-  for (int i = 0; i < 4; ++i)
-    magic = (magic << 8) | static_cast<std::uint32_t>(in[i]);
-  return magic == wire_magic &&
-         static_cast<std::uint8_t>(in[5]) == static_cast<std::uint8_t>(message_type::command);
-}
-
-std::vector<std::byte> encode(const command& c) {
-  auto w = header(message_type::command);
-  w.u8(static_cast<std::uint8_t>(c.type));
-  w.u64(c.size);
-  w.u64(static_cast<std::uint64_t>(std::llround(c.cpu_seconds * 1e9)));
-  const auto n = std::min(c.text.size(), max_text_bytes);
-  w.u16(static_cast<std::uint16_t>(n));
-  for (std::size_t i = 0; i < n; ++i)
-    w.u8(static_cast<std::uint8_t>(c.text[i]));
-  return w.take();
-}
-
-command decode_command(std::span<const std::byte> in) {
-  auto r = open(in, message_type::command, "RDMA command");
-  command c;
-  c.type = enum_in<command_type>(r, 3, 8, "command");
-  c.size = r.u64();
-  const auto ns = r.u64();
-  const auto n = r.u16();
-  if (n > max_text_bytes) r.fail("text of " + std::to_string(n) + " bytes is too long");
-  c.text.reserve(n);
-  for (std::uint16_t i = 0; i < n; ++i) {
-    const auto ch = r.u8();
-    c.text.push_back(ch >= 0x20 && ch < 0x7f ? static_cast<char>(ch) : '?');
-  }
-  r.finish();
-  if (c.type == command_type::begin_point && (c.size == 0 || c.size > max_transfer_bytes))
-    r.fail("point size " + std::to_string(c.size) + " outside 1 B .. 1 GiB");
-  // An hour of CPU time in one point is no measurement: refuse it rather than report it.
-  if (ns > 3'600'000'000'000ull) r.fail("CPU time " + std::to_string(ns) + " ns is implausible");
-  c.cpu_seconds = static_cast<double>(ns) / 1e9;
-  return c;
 }
 
 }  // namespace gpubench::transports::rdma

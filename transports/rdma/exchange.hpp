@@ -1,5 +1,6 @@
-// The out-of-band messages of an RDMA case: the session request, each side's endpoint
-// (QPN, PSN, LID/GID, MTU, rkey, buffer) and the per-point commands, in a fixed binary form.
+// The out-of-band message of an RDMA case: each side's endpoint (QPN, PSN, LID/GID, MTU,
+// outstanding reads, rkey, buffer) in a fixed big-endian binary form, carried as a blob over
+// the control channel while the endpoints are built.
 #pragma once
 
 #include <array>
@@ -31,17 +32,6 @@ std::string to_string(link_layer l);
 
 using gid_bytes = std::array<std::uint8_t, 16>;
 
-// What the active side asks of the passive side for one case.
-struct session_request {
-  test_kind test = test_kind::latency;
-  rdma_op op = rdma_op::send;
-  memory_kind memory = memory_kind::host;
-  bool bidirectional = false;
-  std::uint64_t max_size = 0;  // largest message of the case: both buffers are this big
-  std::uint32_t tx_depth = 0;
-  std::uint32_t rx_depth = 0;
-};
-
 // One side's queue pair and buffer, as the other side needs them to connect and to address
 // remote reads and writes.
 struct endpoint_info {
@@ -58,35 +48,10 @@ struct endpoint_info {
   link_layer link = link_layer::infiniband;
 };
 
-// Per-point commands of the active side and the passive side's answers.
-enum class command_type : std::uint8_t {
-  begin_point = 3,  // size follows; the passive side prepares and answers `ready`
-  ready = 4,
-  stop = 5,  // the point is over; the passive side answers `stopped` with its CPU time
-  stopped = 6,
-  failed = 7,  // the passive side could not go on; text says why, size 1: a missing requirement
-  end_session = 8,
-};
-
-struct command {
-  command_type type = command_type::ready;
-  std::uint64_t size = 0;  // begin_point
-  double cpu_seconds = 0;  // stopped: the passive side's CPU time during the point
-  std::string text;        // failed
-};
-
-std::vector<std::byte> encode(const session_request& r);
 std::vector<std::byte> encode(const endpoint_info& e);
-std::vector<std::byte> encode(const command& c);
 
-// True when `in` is a well-formed header of a command (a `failed` answer may arrive where
-// another message was expected).
-bool is_command(std::span<const std::byte> in);
-
-// Each decoder refuses (wire_error) a message that is too long, truncated, has trailing
-// bytes, a wrong magic, version or type, or a field outside its range.
-session_request decode_session_request(std::span<const std::byte> in);
+// Refuses (wire_error) a message that is too long, truncated, has trailing bytes, a wrong
+// magic, version or type, or a field outside its range, before any value is used.
 endpoint_info decode_endpoint_info(std::span<const std::byte> in);
-command decode_command(std::span<const std::byte> in);
 
 }  // namespace gpubench::transports::rdma

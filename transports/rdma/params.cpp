@@ -58,6 +58,10 @@ rdma_options parse_rdma_options(const core::run_context& ctx) {
   o.port = static_cast<int>(bounded(ctx, "rdma-port", 1, 255, 1));
   if (ctx.option("gid-index"))
     o.gid_index = static_cast<int>(bounded(ctx, "gid-index", 0, 65535, 0));
+  o.peer_device = ctx.option("peer-rdma-device");
+  o.peer_port = static_cast<int>(bounded(ctx, "peer-rdma-port", 1, 255, 1));
+  if (ctx.option("peer-gid-index"))
+    o.peer_gid_index = static_cast<int>(bounded(ctx, "peer-gid-index", 0, 65535, 0));
   o.tx_depth = bounded(ctx, "tx-depth", 1, 16384, default_tx_depth);
   o.cq_mod = bounded(ctx, "cq-mod", 1, 16384, default_cq_mod);
   if (ctx.option("rdma-inline")) o.inline_size = bounded(ctx, "rdma-inline", 0, 4096, 0);

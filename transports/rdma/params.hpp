@@ -29,13 +29,17 @@ struct rdma_options {
   std::optional<std::string> device;  // --rdma-device, default: the first active port
   int port = 1;                       // --rdma-port
   std::optional<int> gid_index;       // --gid-index
+  // What the --peer server should use (its own defaults when unset).
+  std::optional<std::string> peer_device;  // --peer-rdma-device
+  int peer_port = 1;                       // --peer-rdma-port
+  std::optional<int> peer_gid_index;       // --peer-gid-index
   std::uint32_t tx_depth = default_tx_depth;
   std::uint32_t cq_mod = default_cq_mod;
   std::optional<std::uint32_t> inline_size;  // --rdma-inline; default per test and operation
 };
 
 // Reads --rdma-op (send,write,read | all), --rdma-memory, --rdma-device, --rdma-port,
-// --gid-index, --tx-depth, --cq-mod and --rdma-inline from the run's options.
+// --gid-index, their --peer-* forms, --tx-depth, --cq-mod and --rdma-inline.
 rdma_options parse_rdma_options(const core::run_context& ctx);
 std::vector<rdma_op> parse_ops(const std::string& text);
 memory_kind parse_memory(const std::string& text);

@@ -1,8 +1,8 @@
-// Builds without libibverbs: every RDMA case is skipped with this reason; the system block
-// still lists the devices sysfs shows.
+// Builds without libibverbs: the transport is listed as unavailable with the reason, every
+// RDMA case is skipped with it, and the system block still lists what sysfs shows.
 #include "core/errors.hpp"
 #include "transports/rdma/device_info.hpp"
-#include "transports/rdma/rdma_backend.hpp"
+#include "transports/rdma/rdma_transport.hpp"
 
 namespace gpubench::transports::rdma {
 
@@ -15,24 +15,21 @@ std::optional<std::string> rdma_unavailable_reason() {
   return std::string(reason);
 }
 
-std::unique_ptr<rdma_client> open_loopback_client(const client_request&) {
-  throw core::skip_case(reason);
-}
-
-std::unique_ptr<rdma_client> open_remote_client(const client_request&,
-                                                std::unique_ptr<message_link>) {
-  throw core::skip_case(reason);
-}
-
-void serve_rdma_session(message_link& link, const rdma_options&) {
-  link.send(encode(command{command_type::failed, 1, 0, std::string("RDMA server: ") + reason}));
+transport_entry rdma_transport() {
+  transport_entry e;
+  e.name = "rdma";
+  e.make_active = [](const endpoint_setup&) -> std::unique_ptr<active_endpoint> {
+    throw core::skip_case(reason);
+  };
+  e.make_passive = [](const endpoint_setup&) -> std::unique_ptr<passive_endpoint> {
+    throw core::skip_case(reason);
+  };
+  e.unavailable = reason;
+  return e;
 }
 
 void add_rdma_system_info(nlohmann::json& system) {
-  auto& devices = system["rdma_devices"];
-  devices = nlohmann::json::array();
-  for (const auto& d : describe_devices())
-    devices.push_back(to_json(d));
+  add_rdma_devices(system);
 }
 
 }  // namespace gpubench::transports::rdma

@@ -1,10 +1,10 @@
-// The backend answers of a build with libibverbs: device availability and the system block.
+// Device availability and the system block, for a build with libibverbs.
 #include <dlfcn.h>
 
 #include <filesystem>
 
 #include "transports/rdma/device_info.hpp"
-#include "transports/rdma/rdma_backend.hpp"
+#include "transports/rdma/rdma_transport.hpp"
 #include "transports/rdma/system_info.hpp"
 #include "transports/rdma/verbs.hpp"
 
@@ -15,10 +15,7 @@ std::optional<std::string> rdma_unavailable_reason() {
 }
 
 void add_rdma_system_info(nlohmann::json& system) {
-  auto& devices = system["rdma_devices"];
-  devices = nlohmann::json::array();
-  for (const auto& d : describe_devices())
-    devices.push_back(to_json(d));
+  add_rdma_devices(system);
   auto& software = system["software"];
   if (!software.is_object()) software = nlohmann::json::object();
   // The loaded libibverbs' real file name carries the rdma-core release.
