@@ -4,9 +4,11 @@
 // set of statistics and one CPU accounting.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -51,6 +53,15 @@ class p2p_link {
 
 // The value of params["peer"] before a link exists: --peer as given, or the loopback label.
 std::string peer_param(const core::run_context& ctx);
+// --busy-poll on|off; throws core::usage_error otherwise.
+bool busy_poll_requested(const core::run_context& ctx);
+// 1 and the --streams counts (default: the number of cores), sorted, without repeats.
+std::vector<unsigned> stream_counts(const core::run_context& ctx);
+
+// Runs a case body: a failure gets the benchmark, case and peer in its message and, with
+// --on-error stop, ends the run (core::stop_run); skips and interrupts pass unchanged.
+void run_guarded(core::case_state& state, const std::string& peer,
+                 const std::function<void()>& body);
 
 // One latency point per size of the case: `iterations` round trips per sample (fewer for
 // large messages), one-way latency, CPU cost per GB and per message in the point's extra.

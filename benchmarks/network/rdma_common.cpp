@@ -1,12 +1,9 @@
 #include "benchmarks/network/rdma_common.hpp"
 
 #include <algorithm>
-#include <atomic>
-#include <thread>
 
+#include "benchmarks/network/p2p_driver.hpp"
 #include "core/errors.hpp"
-#include "transports/control/client.hpp"
-#include "transports/control/server.hpp"
 #include "transports/rdma/device_info.hpp"
 #include "transports/rdma/params.hpp"
 #include "transports/rdma/rdma_settings.hpp"
@@ -15,44 +12,8 @@
 namespace gpubench::benchmarks {
 
 namespace rdma = transports::rdma;
-namespace control = transports::control;
 
 namespace {
-
-constexpr const char* loopback_label = "loopback (client and server on the same RDMA device)";
-
-// The loopback's server: a control server on 127.0.0.1 hosting the RDMA transport, served on
-// a thread for the case's lifetime and joined on destruction.
-class loopback_server {
- public:
-  loopback_server()
-      : m_server(make_options(), m_table),
-        m_thread([this] { m_server.serve([this] { return m_stop.load(); }); }) {}
-  ~loopback_server() {
-    m_stop = true;
-    m_thread.join();
-  }
-  loopback_server(const loopback_server&) = delete;
-  loopback_server& operator=(const loopback_server&) = delete;
-  std::uint16_t port() const { return m_server.port(); }
-
- private:
-  static control::server_options make_options() {
-    control::server_options o;
-    o.bind = "127.0.0.1";
-    o.port = 0;
-    o.once = true;
-    return o;
-  }
-  transports::transport_table m_table = [] {
-    transports::transport_table t;
-    t.add(rdma::rdma_transport());
-    return t;
-  }();
-  control::control_server m_server;
-  std::atomic<bool> m_stop{false};
-  std::thread m_thread;
-};
 
 rdma::rdma_settings settings_for(const core::case_state& state, rdma::test_kind test) {
   const auto& ctx = state.context();
@@ -75,18 +36,10 @@ rdma::rdma_settings settings_for(const core::case_state& state, rdma::test_kind 
   return s;
 }
 
-void add_cpu_cost(core::point_result& p, const control::point_cost& cost) {
-  const auto bytes = static_cast<double>(cost.client.bytes);
-  if (!(bytes > 0)) return;
-  const double gb = bytes / 1e9;
-  p.extra["cpu_seconds_per_gb"] = (cost.client.cpu.total() + cost.server.cpu.total()) / gb;
-  p.extra["cpu_seconds_per_gb_client"] = cost.client.cpu.total() / gb;
-  p.extra["cpu_seconds_per_gb_server"] = cost.server.cpu.total() / gb;
-}
-
 }  // namespace
 
 void add_rdma_options(core::registry& r) {
+  network::add_p2p_options(r);  // --token-file, --io-timeout, --on-error of the shared driver
   r.add_option({"rdma-op", "RDMA operations: send, write, read (comma-separated) or all", "all"});
   r.add_option({"rdma-memory", "RDMA buffers: host, or cuda (GPUDirect RDMA)", "host"});
   r.add_option({"rdma-device", "RDMA device (default: the first with an active port)", ""});
@@ -126,56 +79,24 @@ std::vector<nlohmann::json> rdma_cases(const core::run_context& ctx) {
   return core::cartesian({{"device", {device}},
                           {"op", ops},
                           {"memory", {rdma::to_string(o.memory)}},
-                          {"peer", {ctx.peer ? *ctx.peer : std::string(loopback_label)}}});
+                          {"peer", {network::peer_param(ctx)}}});
 }
 
 void run_rdma_points(core::case_state& state, rdma::test_kind test) {
-  const auto& ctx = state.context();
-  const auto settings = settings_for(state, test);
-  std::unique_ptr<loopback_server> loopback;
-  transports::net::endpoint_address to;
-  if (ctx.peer) {
-    to = transports::net::parse_endpoint(*ctx.peer, control::default_port);
-  } else {
-    loopback = std::make_unique<loopback_server>();
-    to = transports::net::parse_endpoint("127.0.0.1", loopback->port());
-  }
-  control::client_options co;
-  co.interrupted = [&ctx] { return ctx.interrupted(); };
-  control::client_session session(to, co);
-  session.open_case(rdma::rdma_transport(), rdma::to_params(settings));
-  auto& ep = session.endpoint();
-
-  auto& info = state.context_info();
-  info.update(ep.describe());
-  info["peer"] = ctx.peer ? *ctx.peer : std::string(loopback_label);
-  info["server"] = session.server_context();
-  if (test == rdma::test_kind::bandwidth)
-    if (auto peak = ep.peak()) state.set_peak(*peak);
-
-  for (const std::uint64_t size : state.sizes()) {
-    transports::point_spec spec;
-    spec.kind = test == rdma::test_kind::latency ? transports::pattern::latency
-                                                 : transports::pattern::bandwidth;
-    spec.dir = transports::direction::to_peer;
-    spec.bytes = size;
-    // Latency: one round trip per sample, so every sample is one of perftest's iterations.
-    spec.iterations =
-        test == rdma::test_kind::latency ? 1 : rdma::bw_iterations(size, settings.tx_depth);
-    session.begin_point(spec);
-    core::sample_spec sample;
-    sample.bytes = static_cast<double>(size * spec.iterations);
-    sample.operations = static_cast<double>(spec.iterations);
-    sample.latency_divisor = ep.latency_divisor();
-    auto& p = state.measure(size, sample, [&] { ep.run_sample(); });
-    add_cpu_cost(p, session.end_point());
-    if (test == rdma::test_kind::bandwidth) {
-      p.extra["iterations_per_sample"] = spec.iterations;
-      // GB/s over bytes per message: millions of messages per second at the median.
-      p.extra["message_rate_mpps"] = p.stats.median * 1e9 / static_cast<double>(size) / 1e6;
+  const std::string peer = state.params().at("peer").get<std::string>();
+  network::run_guarded(state, peer, [&] {
+    transports::transport_table table;
+    table.add(rdma::rdma_transport());
+    nlohmann::json params = state.params();
+    params.update(rdma::to_params(settings_for(state, test)));
+    network::p2p_link link(state, table, "rdma", params);
+    if (test == rdma::test_kind::latency) {
+      network::run_latency_points(state, link);
+    } else {
+      // The requester's direction, one queue pair: perftest's unidirectional bandwidth.
+      network::run_bandwidth_points(state, link, transports::direction::to_peer, 1);
     }
-  }
-  session.close_case();
+  });
 }
 
 }  // namespace gpubench::benchmarks

@@ -1,4 +1,4 @@
-// RDMA options and the choices made from them: inline size, depths, signalling, iterations,
+// RDMA options and the choices made from them: inline size, depths, signalling,
 // outstanding reads; and the CPU list parser behind NUMA binding.
 #include <gtest/gtest.h>
 
@@ -78,14 +78,6 @@ TEST(RdmaParams, WindowDepthsAndSignalling) {
   EXPECT_EQ(rdma::signal_interval(100, 128), 100u);
   EXPECT_EQ(rdma::signal_interval(100, 16), 16u);  // never beyond the window
   EXPECT_EQ(rdma::signal_interval(0, 16), 1u);
-}
-
-TEST(RdmaParams, IterationsPerSample) {
-  EXPECT_EQ(rdma::bw_iterations(2, 128), 5000u);
-  EXPECT_EQ(rdma::bw_iterations(1u << 20, 128), 256u);
-  EXPECT_EQ(rdma::bw_iterations(8u << 20, 128), 128u);  // at least one window
-  EXPECT_EQ(rdma::bw_iterations(8u << 20, 16), 32u);
-  EXPECT_EQ(rdma::bw_iterations(1u << 30, 16384), 5000u);
 }
 
 TEST(RdmaParams, OutstandingReads) {

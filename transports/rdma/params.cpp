@@ -95,14 +95,6 @@ std::uint32_t signal_interval(std::uint32_t cq_mod, std::uint32_t tx_depth) {
   return std::clamp<std::uint32_t>(cq_mod, 1, std::max<std::uint32_t>(tx_depth, 1));
 }
 
-std::uint32_t bw_iterations(std::uint64_t size, std::uint32_t tx_depth) {
-  constexpr std::uint64_t target_bytes = 256ull << 20;
-  const std::uint64_t by_bytes = (target_bytes + size - 1) / std::max<std::uint64_t>(size, 1);
-  const std::uint64_t floor = std::max<std::uint64_t>(tx_depth, 1);
-  return static_cast<std::uint32_t>(std::clamp<std::uint64_t>(
-      by_bytes, std::min<std::uint64_t>(floor, max_bw_iterations), max_bw_iterations));
-}
-
 std::uint8_t outstanding_reads(std::uint32_t requested, int device_max, std::uint8_t peer) {
   std::uint32_t v =
       std::min<std::uint32_t>(requested, static_cast<std::uint32_t>(std::max(device_max, 1)));

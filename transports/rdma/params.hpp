@@ -12,10 +12,9 @@
 
 namespace gpubench::transports::rdma {
 
-// perftest's defaults: tx depth 128, a completion every 100 WRs, 5000 bandwidth iterations.
+// perftest's defaults: tx depth 128, a completion every 100 WRs.
 inline constexpr std::uint32_t default_tx_depth = 128;
 inline constexpr std::uint32_t default_cq_mod = 100;
-inline constexpr std::uint32_t max_bw_iterations = 5000;
 // perftest's largest inline sizes that do not slow small messages down on ConnectX.
 inline constexpr std::uint32_t default_inline_write = 220;
 inline constexpr std::uint32_t default_inline_send = 236;
@@ -59,8 +58,6 @@ std::uint32_t recv_depth(test_kind test, rdma_op op, std::uint32_t tx_depth,
 // One signalled WR in every `cq_mod`, never more than the window (else the send queue fills
 // before any completion frees it).
 std::uint32_t signal_interval(std::uint32_t cq_mod, std::uint32_t tx_depth);
-// Work requests in one bandwidth sample: about 256 MiB, at least one window, at most 5000.
-std::uint32_t bw_iterations(std::uint64_t size, std::uint32_t tx_depth);
 // Outstanding reads: min(requested, device max_qp_rd_atom), then min with the peer's.
 std::uint8_t outstanding_reads(std::uint32_t requested, int device_max, std::uint8_t peer);
 

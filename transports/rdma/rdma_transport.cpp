@@ -81,7 +81,9 @@ class rdma_active final : public active_endpoint {
     return j;
   }
 
+  // The line rate is a bandwidth: latency cases have no peak in their unit.
   std::optional<core::peak_info> peak() const override {
+    if (m_s.test == test_kind::latency) return std::nullopt;
     const auto r = m_ep.rate();
     if (!r) return std::nullopt;
     return core::peak_info{r->gbyte_per_s, "GB/s", r->basis};
