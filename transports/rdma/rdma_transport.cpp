@@ -99,6 +99,12 @@ class rdma_active final : public active_endpoint {
       std::memset(m_ep.target(), 0, spec.bytes);
       std::memset(m_ep.source(), 0, spec.bytes);
     }
+    // perftest's warm-up: one full window at this size before anything is timed. Writes and
+    // reads need nothing from the passive side, so it can run before the point begins there;
+    // sends rely on the runner's warm-up sample instead (the receiver re-posts only while
+    // serving).
+    if (spec.kind == pattern::bandwidth && m_s.op != rdma_op::send)
+      bandwidth_burst(m_ep.tx_depth());
     m_totals = {};
     m_cpu0 = cpu_usage::this_thread();
   }
