@@ -13,6 +13,7 @@ packages=(
   libcairo2-dev libpango1.0-dev
   python3 python3-jsonschema
   iproute2 iperf3 procps
+  libssl-dev sockperf qperf
 )
 
 missing=()

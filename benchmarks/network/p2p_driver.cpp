@@ -68,6 +68,17 @@ std::string peer_param(const core::run_context& ctx) {
                   : loopback_label;
 }
 
+void check_p2p_options(const core::run_context& ctx) {
+  busy_poll_requested(ctx);
+  io_timeout(ctx);
+  token(ctx);
+  stream_counts(ctx);
+  const auto on_error = ctx.option("on-error").value_or("continue");
+  if (on_error != "continue" && on_error != "stop")
+    throw core::usage_error("--on-error: expected continue or stop, got '" + on_error + "'");
+  peer_param(ctx);
+}
+
 bool busy_poll_requested(const core::run_context& ctx) {
   const auto v = ctx.option("busy-poll").value_or("off");
   if (v != "on" && v != "off") throw core::usage_error("--busy-poll: expected on or off");
@@ -168,6 +179,8 @@ void run_guarded(core::case_state& state, const std::string& peer,
   } catch (const core::interrupted&) {
     throw;
   } catch (const core::usage_error&) {
+    throw;
+  } catch (const core::input_error&) {
     throw;
   } catch (const std::exception& e) {
     const std::string why =

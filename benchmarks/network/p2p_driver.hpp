@@ -53,6 +53,9 @@ class p2p_link {
 
 // The value of params["peer"] before a link exists: --peer as given, or the loopback label.
 std::string peer_param(const core::run_context& ctx);
+// Checks every p2p option (and reads the token file) so a bad value stops the run before it
+// starts: core::usage_error / core::input_error.
+void check_p2p_options(const core::run_context& ctx);
 // --busy-poll on|off; throws core::usage_error otherwise.
 bool busy_poll_requested(const core::run_context& ctx);
 // 1 and the --streams counts (default: the number of cores), sorted, without repeats.

@@ -61,6 +61,7 @@ core::requirement_status rdma_requirement(const core::run_context&) {
 }
 
 std::vector<nlohmann::json> rdma_cases(const core::run_context& ctx) {
+  network::check_p2p_options(ctx);  // a bad value stops the run before anything is measured
   const auto o = rdma::parse_rdma_options(ctx);
   std::string device;
   if (o.device) {

@@ -22,7 +22,7 @@ void register_net_tcp_bandwidth(core::registry& r) {
   def.criteria.timeout = 0.15;
   def.criteria.warmup_samples = 1;
   def.cases = [](const core::run_context& ctx) {
-    network::busy_poll_requested(ctx);
+    network::check_p2p_options(ctx);
     std::vector<nlohmann::json> streams;
     for (const unsigned n : network::stream_counts(ctx))
       streams.emplace_back(n);

@@ -21,7 +21,7 @@ void register_net_tcp_latency(core::registry& r) {
   def.criteria.timeout = 0.5;
   def.criteria.warmup_samples = 100;
   def.cases = [](const core::run_context& ctx) {
-    network::busy_poll_requested(ctx);  // a bad value is a usage error before anything runs
+    network::check_p2p_options(ctx);  // a bad value stops the run before anything runs
     return std::vector<nlohmann::json>{{{"peer", network::peer_param(ctx)}, {"streams", 1}}};
   };
   def.body = [](core::case_state& state) {

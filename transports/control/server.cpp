@@ -78,6 +78,10 @@ std::size_t control_server::serve(const std::function<bool()>& stop) {
     net::unique_fd fd = net::accept_tcp(m_listen.get(), milliseconds(100));
     if (!fd) continue;
     const std::string who = net::peer_text(fd.get());
+    // A client running case after case reconnects as soon as it said bye: give the ending
+    // session a moment to wind down before calling the newcomer a second client.
+    for (int i = 0; busy && i < 100; ++i)
+      std::this_thread::sleep_for(milliseconds(10));
     if (busy) {
       log("refused " + who + ": busy with a session from " + current);
       control_channel ch(std::move(fd), "client");
