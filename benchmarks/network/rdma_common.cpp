@@ -55,7 +55,9 @@ void add_rdma_options(core::registry& r) {
                 ""});
 }
 
-core::requirement_status rdma_requirement(const core::run_context&) {
+core::requirement_status rdma_requirement(const core::run_context& ctx) {
+  // Bad options are usage errors (exit 2) even on a host where the cases would be skipped.
+  rdma::parse_rdma_options(ctx);
   if (auto why = rdma::rdma_unavailable_reason()) return core::requirement_status::missing(*why);
   return core::requirement_status::ok();
 }
