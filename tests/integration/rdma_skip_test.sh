@@ -32,4 +32,8 @@ for bench in ("net.rdma.latency", "net.rdma.bandwidth"):
 assert run["system"]["rdma_devices"] == [], run["system"]["rdma_devices"]
 print("ok: net.rdma.* skipped:", cases["net.rdma.latency"]["reason"])
 PY
+expect_exit 2 "a bad --rdma-op is a usage error" -- \
+  "$GPUBENCH" run --suite network --filter '^net\.rdma\.' --quiet --rdma-op atomic \
+  --out "$TEST_TMP/bad.json"
+expect_contains "$err" "--rdma-op" "the error names the option"
 finish
