@@ -11,6 +11,7 @@
 #include "core/version.hpp"
 #include "transports/control/auth.hpp"
 #include "transports/control/server.hpp"
+#include "transports/rdma/rdma_transport.hpp"
 #include "transports/tcp/tcp_transport.hpp"
 
 namespace gpubench::cli {
@@ -29,6 +30,7 @@ struct serve_options {
 transports::transport_table served_transports() {
   transports::transport_table table;
   table.add(transports::tcp::tcp_transport());
+  table.add(transports::rdma::rdma_transport());
   return table;
 }
 

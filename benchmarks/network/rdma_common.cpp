@@ -1,0 +1,105 @@
+#include "benchmarks/network/rdma_common.hpp"
+
+#include <algorithm>
+
+#include "benchmarks/network/p2p_driver.hpp"
+#include "core/errors.hpp"
+#include "transports/rdma/device_info.hpp"
+#include "transports/rdma/params.hpp"
+#include "transports/rdma/rdma_settings.hpp"
+#include "transports/rdma/rdma_transport.hpp"
+
+namespace gpubench::benchmarks {
+
+namespace rdma = transports::rdma;
+
+namespace {
+
+rdma::rdma_settings settings_for(const core::case_state& state, rdma::test_kind test) {
+  const auto& ctx = state.context();
+  const auto o = rdma::parse_rdma_options(ctx);
+  rdma::rdma_settings s;
+  s.test = test;
+  s.op = rdma::parse_ops(state.params().at("op").get<std::string>()).front();
+  s.memory = rdma::parse_memory(state.params().at("memory").get<std::string>());
+  const auto sizes = state.sizes();
+  s.max_bytes = *std::max_element(sizes.begin(), sizes.end());
+  if (s.max_bytes > rdma::max_transfer_bytes)
+    throw core::usage_error("--sizes: RDMA messages are at most 1 GiB");
+  s.tx_depth = o.tx_depth;
+  s.cq_mod = o.cq_mod;
+  s.inline_size = o.inline_size;
+  s.client = {o.device, o.port, o.gid_index};
+  // In loopback both sides use the same device, port and GID.
+  s.server =
+      ctx.peer ? rdma::side_settings{o.peer_device, o.peer_port, o.peer_gid_index} : s.client;
+  return s;
+}
+
+}  // namespace
+
+void add_rdma_options(core::registry& r) {
+  network::add_p2p_options(r);  // --token-file, --io-timeout, --on-error of the shared driver
+  r.add_option({"rdma-op", "RDMA operations: send, write, read (comma-separated) or all", "all"});
+  r.add_option({"rdma-memory", "RDMA buffers: host, or cuda (GPUDirect RDMA)", "host"});
+  r.add_option({"rdma-device", "RDMA device (default: the first with an active port)", ""});
+  r.add_option({"rdma-port", "RDMA port number", "1"});
+  r.add_option({"gid-index", "RoCE GID index (default: chosen, IPv4 RoCE v2 first)", ""});
+  r.add_option({"peer-rdma-device", "RDMA device the --peer server uses (default: its first)", ""});
+  r.add_option({"peer-rdma-port", "RDMA port the --peer server uses", "1"});
+  r.add_option({"peer-gid-index", "RoCE GID index the --peer server uses", ""});
+  r.add_option({"tx-depth", "RDMA bandwidth: outstanding work requests", "128"});
+  r.add_option({"cq-mod", "RDMA bandwidth: one signalled completion every N work requests", "100"});
+  r.add_option({"rdma-inline",
+                "RDMA inline size in bytes (default: 220 write, 236 send latency; 0 bandwidth)",
+                ""});
+}
+
+core::requirement_status rdma_requirement(const core::run_context& ctx) {
+  // Bad options are usage errors (exit 2) even on a host where the cases would be skipped.
+  rdma::parse_rdma_options(ctx);
+  if (auto why = rdma::rdma_unavailable_reason()) return core::requirement_status::missing(*why);
+  return core::requirement_status::ok();
+}
+
+std::vector<nlohmann::json> rdma_cases(const core::run_context& ctx) {
+  network::check_p2p_options(ctx);  // a bad value stops the run before anything is measured
+  const auto o = rdma::parse_rdma_options(ctx);
+  std::string device;
+  if (o.device) {
+    device = *o.device;
+  } else {
+    // The device the endpoint will choose: the first whose port is active.
+    const auto all = rdma::describe_devices();
+    for (const auto& d : all)
+      for (const auto& p : d.ports)
+        if (device.empty() && p.number == o.port && p.state == "ACTIVE") device = d.name;
+    if (device.empty() && !all.empty()) device = all.front().name;
+  }
+  std::vector<nlohmann::json> ops;
+  for (auto op : o.ops)
+    ops.emplace_back(rdma::to_string(op));
+  return core::cartesian({{"device", {device}},
+                          {"op", ops},
+                          {"memory", {rdma::to_string(o.memory)}},
+                          {"peer", {network::peer_param(ctx)}}});
+}
+
+void run_rdma_points(core::case_state& state, rdma::test_kind test) {
+  const std::string peer = state.params().at("peer").get<std::string>();
+  network::run_guarded(state, peer, [&] {
+    transports::transport_table table;
+    table.add(rdma::rdma_transport());
+    nlohmann::json params = state.params();
+    params.update(rdma::to_params(settings_for(state, test)));
+    network::p2p_link link(state, table, "rdma", params);
+    if (test == rdma::test_kind::latency) {
+      network::run_latency_points(state, link);
+    } else {
+      // The requester's direction, one queue pair: perftest's unidirectional bandwidth.
+      network::run_bandwidth_points(state, link, transports::direction::to_peer, 1);
+    }
+  });
+}
+
+}  // namespace gpubench::benchmarks

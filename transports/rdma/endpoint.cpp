@@ -1,0 +1,300 @@
+#include "transports/rdma/endpoint.hpp"
+
+#include <algorithm>
+#include <cerrno>
+#include <random>
+#include <stdexcept>
+
+#include "core/errors.hpp"
+
+namespace gpubench::transports::rdma {
+
+namespace {
+
+constexpr std::size_t page = 4096;
+
+device_description sysfs_of(const std::string& name) {
+  for (auto& d : describe_devices())
+    if (d.name == name) return d;
+  device_description d;
+  d.name = name;
+  d.provider = provider_from("", name);
+  return d;
+}
+
+int access_for(rdma_op op) {
+  int a = IBV_ACCESS_LOCAL_WRITE;  // receives and read responses land in local memory
+  if (op == rdma_op::write) a |= IBV_ACCESS_REMOTE_WRITE;
+  if (op == rdma_op::read) a |= IBV_ACCESS_REMOTE_READ;
+  return a;
+}
+
+std::uint32_t random_psn() {
+  std::random_device rd;
+  return rd() & 0xffffff;
+}
+
+}  // namespace
+
+endpoint::endpoint(const endpoint_config& c)
+    : m_config(c),
+      m_port(open_port(c.device, c.port)),
+      m_sysfs(sysfs_of(m_port.device_name)),
+      m_binding(m_sysfs.numa_node) {
+  const std::string& dev = m_port.device_name;
+  ibv_context* ctx = m_port.context.get();
+  const auto& da = m_port.device_attr;
+  if (c.max_size == 0 || c.max_size > m_port.port_attr.max_msg_sz)
+    throw std::runtime_error("message size " + std::to_string(c.max_size) + " exceeds " + dev +
+                             "'s maximum of " + std::to_string(m_port.port_attr.max_msg_sz));
+
+  if (m_port.link == link_layer::ethernet || c.gid_index) {
+    const auto choice =
+        c.gid_index ? check_gid_index(m_port.gids, *c.gid_index) : select_gid(m_port.gids);
+    if (choice.index < 0)
+      throw core::skip_case(dev + " port " + std::to_string(c.port) + ": " + choice.why);
+    m_gid_index = choice.index;
+  }
+
+  m_pd.reset(ibv_alloc_pd(ctx));
+  if (!m_pd) throw_verbs("ibv_alloc_pd", dev, errno);
+
+  m_stride = (c.max_size + page - 1) / page * page;
+  m_memory = c.memory == memory_kind::cuda ? make_cuda_memory(2 * m_stride, c.gpu)
+                                           : make_host_memory(2 * m_stride);
+  m_mr = m_memory->register_region(m_pd.get(), access_for(c.op), dev);
+
+  const auto max_wr = static_cast<std::uint32_t>(std::max(da.max_qp_wr, 1));
+  m_tx_depth = send_depth(c.test, c.tx_depth, max_wr);
+  m_rx_depth =
+      c.rx_depth ? std::min(c.rx_depth, max_wr) : recv_depth(c.test, c.op, m_tx_depth, max_wr);
+  const int max_cqe = std::max(da.max_cqe, 1);
+  // A CQ smaller than the WRs that may complete into it overruns (IBV_EVENT_CQ_ERR).
+  m_send_cq.reset(
+      ibv_create_cq(ctx, std::min(static_cast<int>(m_tx_depth), max_cqe), nullptr, nullptr, 0));
+  if (!m_send_cq) throw_verbs("ibv_create_cq (send)", dev, errno);
+  m_recv_cq.reset(
+      ibv_create_cq(ctx, std::min(static_cast<int>(m_rx_depth), max_cqe), nullptr, nullptr, 0));
+  if (!m_recv_cq) throw_verbs("ibv_create_cq (receive)", dev, errno);
+
+  std::uint32_t want_inline =
+      m_memory->host_accessible() ? wanted_inline(c.test, c.op, c.memory, c.inline_size) : 0;
+  for (;;) {
+    ibv_qp_init_attr init{};
+    init.send_cq = m_send_cq.get();
+    init.recv_cq = m_recv_cq.get();
+    init.qp_type = IBV_QPT_RC;
+    init.sq_sig_all = 0;  // selective signalling
+    init.cap.max_send_wr = m_tx_depth;
+    init.cap.max_recv_wr = m_rx_depth;
+    init.cap.max_send_sge = 1;
+    init.cap.max_recv_sge = 1;
+    init.cap.max_inline_data = want_inline;
+    m_qp.reset(ibv_create_qp(m_pd.get(), &init));
+    if (m_qp) {
+      m_max_inline = init.cap.max_inline_data;  // what the provider granted
+      break;
+    }
+    const int err = errno;
+    // Providers refuse an inline size they cannot hold (EINVAL): fall back to none.
+    if (want_inline == 0 || err != EINVAL) throw_verbs("ibv_create_qp (RC)", dev, err);
+    want_inline = 0;
+  }
+
+  ibv_qp_attr a{};
+  a.qp_state = IBV_QPS_INIT;
+  a.pkey_index = 0;
+  a.port_num = static_cast<std::uint8_t>(c.port);
+  a.qp_access_flags = static_cast<unsigned>(access_for(c.op) & ~IBV_ACCESS_LOCAL_WRITE);
+  if (int rc = ibv_modify_qp(m_qp.get(), &a,
+                             IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT | IBV_QP_ACCESS_FLAGS);
+      rc != 0)
+    throw_verbs("ibv_modify_qp RESET->INIT", dev, rc);
+
+  m_local.lid = m_port.port_attr.lid;
+  m_local.qpn = m_qp->qp_num;
+  m_local.psn = random_psn();
+  m_local.rkey = m_mr->rkey;
+  m_local.addr = reinterpret_cast<std::uint64_t>(target());
+  m_local.length = c.max_size;
+  m_local.link = m_port.link;
+  m_local.mtu = static_cast<std::uint8_t>(m_port.port_attr.active_mtu);
+  // Responder resources this side offers: as many reads as the device accepts as target.
+  m_local.out_reads = outstanding_reads(default_out_reads, da.max_qp_rd_atom, 0);
+  if (m_gid_index >= 0) {
+    for (const auto& g : m_port.gids)
+      if (g.index == m_gid_index) m_local.gid = g.gid;
+    m_local.has_gid = true;
+  }
+}
+
+void endpoint::connect(const endpoint_info& peer) {
+  const std::string& dev = m_port.device_name;
+  if (peer.link != m_local.link)
+    throw std::runtime_error("the peer's port is " + to_string(peer.link) + ", " + dev + "'s is " +
+                             to_string(m_local.link) + ": they cannot connect");
+  if (m_local.has_gid != peer.has_gid)
+    throw std::runtime_error("one side uses a GID (--gid-index) and the other does not");
+  if (m_local.has_gid && family_of(m_local.gid) != family_of(peer.gid))
+    throw std::runtime_error("GID address families differ: local " + format_gid(m_local.gid) +
+                             ", peer " + format_gid(peer.gid) + " (choose --gid-index on both)");
+  if (peer.length < m_config.max_size)
+    throw std::runtime_error("the peer's buffer (" + std::to_string(peer.length) +
+                             " bytes) is smaller than the largest message");
+  m_peer = peer;
+  m_path_mtu = negotiate_mtu(m_local.mtu, peer.mtu);
+  // Reads this side issues: its device's initiator limit, then what the peer accepts.
+  m_init_reads =
+      outstanding_reads(default_out_reads, m_port.device_attr.max_qp_init_rd_atom, peer.out_reads);
+
+  ibv_qp_attr a{};
+  a.qp_state = IBV_QPS_RTR;
+  a.path_mtu = static_cast<ibv_mtu>(m_path_mtu);
+  a.dest_qp_num = peer.qpn;
+  a.rq_psn = peer.psn;
+  a.max_dest_rd_atomic = m_local.out_reads;
+  a.min_rnr_timer = 12;
+  a.ah_attr.dlid = peer.lid;
+  a.ah_attr.sl = 0;
+  a.ah_attr.src_path_bits = 0;
+  a.ah_attr.port_num = static_cast<std::uint8_t>(m_config.port);
+  if (peer.has_gid) {
+    a.ah_attr.is_global = 1;
+    std::copy(peer.gid.begin(), peer.gid.end(), a.ah_attr.grh.dgid.raw);
+    a.ah_attr.grh.sgid_index = static_cast<std::uint8_t>(m_gid_index);
+    a.ah_attr.grh.hop_limit = 0xff;
+    a.ah_attr.grh.traffic_class = 0;
+  }
+  if (int rc = ibv_modify_qp(m_qp.get(), &a,
+                             IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU | IBV_QP_DEST_QPN |
+                                 IBV_QP_RQ_PSN | IBV_QP_MIN_RNR_TIMER | IBV_QP_MAX_DEST_RD_ATOMIC);
+      rc != 0)
+    throw_verbs("ibv_modify_qp INIT->RTR (peer QPN " + std::to_string(peer.qpn) + ")", dev, rc);
+
+  ibv_qp_attr s{};
+  s.qp_state = IBV_QPS_RTS;
+  s.sq_psn = m_local.psn;
+  s.timeout = 14;  // 4.096 us * 2^14, about 67 ms per retry
+  s.retry_cnt = 7;
+  s.rnr_retry = 7;  // retry forever on RNR; every wait of ours is bounded instead
+  s.max_rd_atomic = m_init_reads;
+  if (int rc = ibv_modify_qp(m_qp.get(), &s,
+                             IBV_QP_STATE | IBV_QP_SQ_PSN | IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT |
+                                 IBV_QP_RNR_RETRY | IBV_QP_MAX_QP_RD_ATOMIC);
+      rc != 0)
+    throw_verbs("ibv_modify_qp RTR->RTS", dev, rc);
+}
+
+void endpoint::post(rdma_op op, std::uint64_t size, std::uint64_t wr_id, bool signaled) {
+  ibv_sge sge{};
+  sge.length = static_cast<std::uint32_t>(size);
+  sge.lkey = m_mr->lkey;
+  ibv_send_wr wr{};
+  wr.wr_id = wr_id;
+  wr.sg_list = &sge;
+  wr.num_sge = 1;
+  wr.send_flags = signaled ? IBV_SEND_SIGNALED : 0;
+  switch (op) {
+    case rdma_op::send:
+      wr.opcode = IBV_WR_SEND;
+      sge.addr = reinterpret_cast<std::uint64_t>(source());
+      break;
+    case rdma_op::write:
+      wr.opcode = IBV_WR_RDMA_WRITE;
+      sge.addr = reinterpret_cast<std::uint64_t>(source());
+      wr.wr.rdma.remote_addr = m_peer.addr;
+      wr.wr.rdma.rkey = m_peer.rkey;
+      break;
+    case rdma_op::read:
+      wr.opcode = IBV_WR_RDMA_READ;
+      sge.addr = reinterpret_cast<std::uint64_t>(target());  // the response lands here
+      wr.wr.rdma.remote_addr = m_peer.addr;
+      wr.wr.rdma.rkey = m_peer.rkey;
+      break;
+  }
+  // Inline copies the payload at post time: small messages skip the DMA read of it.
+  if (op != rdma_op::read && size <= m_max_inline) wr.send_flags |= IBV_SEND_INLINE;
+  ibv_send_wr* bad = nullptr;
+  if (int rc = ibv_post_send(m_qp.get(), &wr, &bad); rc != 0)
+    throw_verbs("ibv_post_send (" + to_string(op) + ", " + std::to_string(size) + " B)",
+                m_port.device_name, rc);
+}
+
+void endpoint::post_recv(std::uint64_t wr_id) {
+  ibv_sge sge{};
+  sge.addr = reinterpret_cast<std::uint64_t>(target());
+  sge.length = static_cast<std::uint32_t>(m_config.max_size);
+  sge.lkey = m_mr->lkey;
+  ibv_recv_wr wr{};
+  wr.wr_id = wr_id;
+  wr.sg_list = &sge;
+  wr.num_sge = 1;
+  ibv_recv_wr* bad = nullptr;
+  if (int rc = ibv_post_recv(m_qp.get(), &wr, &bad); rc != 0)
+    throw_verbs("ibv_post_recv", m_port.device_name, rc);
+}
+
+int endpoint::poll(ibv_cq* cq, std::span<ibv_wc> out, const char* which) {
+  const int n = ibv_poll_cq(cq, static_cast<int>(out.size()), out.data());
+  if (n < 0)
+    throw std::runtime_error("ibv_poll_cq (" + std::string(which) + ") on " + m_port.device_name +
+                             " failed: the completion queue is in error");
+  for (int i = 0; i < n; ++i) {
+    const ibv_wc& wc = out[static_cast<std::size_t>(i)];
+    // On error only wr_id, status, qp_num and vendor_err are valid.
+    if (wc.status != IBV_WC_SUCCESS)
+      throw std::runtime_error(std::string(which) + " completion failed on " + m_port.device_name +
+                               ": " + ibv_wc_status_str(wc.status) + " (status " +
+                               std::to_string(wc.status) + ", vendor error 0x" +
+                               [&] {
+                                 char b[16];
+                                 std::snprintf(b, sizeof b, "%x", wc.vendor_err);
+                                 return std::string(b);
+                               }() +
+                               ", work request " + std::to_string(wc.wr_id) + ")");
+  }
+  return n;
+}
+
+std::optional<line_rate> endpoint::rate() const {
+  if (auto r = rate_from_codes(m_port.port_attr.active_speed, m_port.port_attr.active_width))
+    return r;
+  for (const auto& p : m_sysfs.ports)
+    if (p.number == m_config.port && p.rate) return p.rate;
+  return std::nullopt;
+}
+
+nlohmann::json endpoint::describe() const {
+  nlohmann::json j;
+  const std::string ll = m_port.link == link_layer::ethernet ? "Ethernet" : "InfiniBand";
+  std::string rate_text;
+  for (const auto& p : m_sysfs.ports)
+    if (p.number == m_config.port) rate_text = p.rate_text;
+  j["device"] = m_port.device_name;
+  j["port"] = m_config.port;
+  j["provider"] = m_sysfs.provider;
+  j["path"] = path_label(m_sysfs.provider, m_sysfs.node_type, ll, rate_text);
+  j["link_layer"] = ll;
+  if (const auto speed = speed_from_code(m_port.port_attr.active_speed)) j["speed"] = speed->name;
+  if (const auto lanes = lanes_from_code(m_port.port_attr.active_width)) j["width"] = *lanes;
+  if (!rate_text.empty()) j["rate"] = rate_text;
+  if (!m_sysfs.firmware.empty()) j["firmware"] = m_sysfs.firmware;
+  j["numa"] = m_sysfs.numa_node ? nlohmann::json(*m_sysfs.numa_node) : nlohmann::json(nullptr);
+  j["numa_binding"] = m_binding.note();
+  if (const auto mtu = mtu_bytes(m_path_mtu)) j["mtu"] = *mtu;
+  if (m_gid_index >= 0) {
+    j["gid_index"] = m_gid_index;
+    j["gid"] = format_gid(m_local.gid);
+    for (const auto& g : m_port.gids)
+      if (g.index == m_gid_index) j["gid_type"] = to_string(g.type);
+  } else {
+    j["lid"] = m_local.lid;
+  }
+  j["memory"] = m_memory->describe();
+  j["tx_depth"] = m_tx_depth;
+  j["inline"] = m_max_inline;
+  j["outstanding_reads"] = m_init_reads;
+  return j;
+}
+
+}  // namespace gpubench::transports::rdma

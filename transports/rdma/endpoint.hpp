@@ -1,0 +1,95 @@
+// One side of an RDMA case: device port, protection domain, completion queues, an RC queue
+// pair and its registered buffer, brought from RESET to RTS against a peer's endpoint_info.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "transports/rdma/device_info.hpp"
+#include "transports/rdma/exchange.hpp"
+#include "transports/rdma/numa_binding.hpp"
+#include "transports/rdma/params.hpp"
+#include "transports/rdma/rdma_memory.hpp"
+#include "transports/rdma/verbs.hpp"
+
+namespace gpubench::transports::rdma {
+
+struct endpoint_config {
+  test_kind test = test_kind::latency;
+  rdma_op op = rdma_op::send;
+  memory_kind memory = memory_kind::host;
+  std::uint64_t max_size = 0;
+  std::uint32_t tx_depth = default_tx_depth;  // requested; clamped to the device
+  std::uint32_t rx_depth = 0;                 // 0: chosen from the test and operation
+  std::optional<std::uint32_t> inline_size;
+  std::optional<std::string> device;
+  int port = 1;
+  std::optional<int> gid_index;
+  int gpu = 0;
+};
+
+class endpoint {
+ public:
+  explicit endpoint(const endpoint_config& c);
+  ~endpoint() = default;
+  endpoint(const endpoint&) = delete;
+  endpoint& operator=(const endpoint&) = delete;
+
+  endpoint_info local_info() const { return m_local; }
+  // Validates the peer (buffer, GID family, link layer) and moves the QP INIT -> RTR -> RTS.
+  void connect(const endpoint_info& peer);
+  const endpoint_info& peer() const { return m_peer; }
+
+  // Local regions of the registered buffer, each max_size long: what this side sends or
+  // writes from, and where the peer's data lands (receives, writes, read responses).
+  std::byte* source() { return m_memory->data(); }
+  std::byte* target() { return m_memory->data() + m_stride; }
+  bool host_memory() const { return m_memory->host_accessible(); }
+  std::uint32_t tx_depth() const { return m_tx_depth; }
+  std::uint32_t rx_depth() const { return m_rx_depth; }
+  std::uint32_t max_inline() const { return m_max_inline; }
+
+  // One work request of `op` for `size` bytes: send from source(), write from source() to
+  // the peer's target, read from the peer's target into target().
+  void post(rdma_op op, std::uint64_t size, std::uint64_t wr_id, bool signaled);
+  // A receive of up to max_size bytes into target().
+  void post_recv(std::uint64_t wr_id);
+
+  // Polls up to out.size() completions; 0 when none. Throws on a failed poll or any
+  // completion whose status is not success (naming op, status and vendor error).
+  int poll_send(std::span<ibv_wc> out) { return poll(m_send_cq.get(), out, "send"); }
+  int poll_recv(std::span<ibv_wc> out) { return poll(m_recv_cq.get(), out, "receive"); }
+
+  // Path facts for the result's context: device, provider, link layer, rate, firmware, NUMA,
+  // MTU, GID, depths and inline size.
+  nlohmann::json describe() const;
+  std::optional<line_rate> rate() const;
+
+ private:
+  int poll(ibv_cq* cq, std::span<ibv_wc> out, const char* which);
+
+  endpoint_config m_config;
+  opened_port m_port;  // owns the device context: destroyed last
+  device_description m_sysfs;
+  numa_binding m_binding;  // before the memory, so its pages are placed on the node
+  pd_ptr m_pd;
+  std::unique_ptr<rdma_memory> m_memory;
+  mr_ptr m_mr;
+  cq_ptr m_send_cq;
+  cq_ptr m_recv_cq;
+  qp_ptr m_qp;  // destroyed first
+  std::size_t m_stride = 0;
+  std::uint32_t m_tx_depth = 0, m_rx_depth = 0, m_max_inline = 0;
+  int m_gid_index = -1;
+  int m_path_mtu = 0;
+  std::uint8_t m_init_reads = 1;
+  endpoint_info m_local, m_peer;
+};
+
+}  // namespace gpubench::transports::rdma

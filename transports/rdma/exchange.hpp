@@ -1,0 +1,57 @@
+// The out-of-band message of an RDMA case: each side's endpoint (QPN, PSN, LID/GID, MTU,
+// outstanding reads, rkey, buffer) in a fixed big-endian binary form, carried as a blob over
+// the control channel while the endpoints are built.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "transports/rdma/wire.hpp"
+
+namespace gpubench::transports::rdma {
+
+inline constexpr std::uint32_t wire_magic = 0x47425244;  // "GBRD"
+inline constexpr std::uint8_t wire_version = 1;
+// No message of this protocol is longer; anything longer is refused before decoding.
+inline constexpr std::size_t max_message_bytes = 1024;
+// Largest message one work request may carry (the verbs limit is 2^31 bytes).
+inline constexpr std::uint64_t max_transfer_bytes = 1ull << 30;
+
+enum class rdma_op : std::uint8_t { send = 1, write = 2, read = 3 };
+enum class memory_kind : std::uint8_t { host = 1, cuda = 2 };
+enum class test_kind : std::uint8_t { latency = 1, bandwidth = 2 };
+enum class link_layer : std::uint8_t { infiniband = 1, ethernet = 2 };
+
+std::string to_string(rdma_op op);
+std::string to_string(memory_kind m);
+std::string to_string(link_layer l);
+
+using gid_bytes = std::array<std::uint8_t, 16>;
+
+// One side's queue pair and buffer, as the other side needs them to connect and to address
+// remote reads and writes.
+struct endpoint_info {
+  std::uint16_t lid = 0;
+  std::uint32_t qpn = 0;  // 24 bits
+  std::uint32_t psn = 0;  // 24 bits
+  std::uint32_t rkey = 0;
+  std::uint64_t addr = 0;    // virtual address of the buffer the peer may read/write
+  std::uint64_t length = 0;  // its length in bytes
+  bool has_gid = false;
+  gid_bytes gid{};
+  std::uint8_t mtu = 0;        // enum ibv_mtu: 1 (256 B) .. 5 (4096 B)
+  std::uint8_t out_reads = 0;  // outstanding RDMA reads this side accepts and issues
+  link_layer link = link_layer::infiniband;
+};
+
+std::vector<std::byte> encode(const endpoint_info& e);
+
+// Refuses (wire_error) a message that is too long, truncated, has trailing bytes, a wrong
+// magic, version or type, or a field outside its range, before any value is used.
+endpoint_info decode_endpoint_info(std::span<const std::byte> in);
+
+}  // namespace gpubench::transports::rdma

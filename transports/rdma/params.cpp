@@ -1,0 +1,106 @@
+#include "transports/rdma/params.hpp"
+
+#include <algorithm>
+#include <sstream>
+
+#include "core/errors.hpp"
+
+namespace gpubench::transports::rdma {
+
+namespace {
+
+std::uint32_t bounded(const core::run_context& ctx, const char* name, long long lo, long long hi,
+                      std::uint32_t fallback) {
+  const auto v = ctx.option_int(name);
+  if (!v) return fallback;
+  if (*v < lo || *v > hi)
+    throw core::usage_error("--" + std::string(name) + " " + std::to_string(*v) + " is outside " +
+                            std::to_string(lo) + ".." + std::to_string(hi));
+  return static_cast<std::uint32_t>(*v);
+}
+
+}  // namespace
+
+std::vector<rdma_op> parse_ops(const std::string& text) {
+  if (text == "all") return {rdma_op::send, rdma_op::write, rdma_op::read};
+  if (!text.empty() && text.back() == ',')
+    throw core::usage_error("--rdma-op: '" + text + "' ends with a comma");
+  std::vector<rdma_op> out;
+  std::istringstream in(text);
+  std::string item;
+  while (std::getline(in, item, ',')) {
+    rdma_op op;
+    if (item == "send")
+      op = rdma_op::send;
+    else if (item == "write")
+      op = rdma_op::write;
+    else if (item == "read")
+      op = rdma_op::read;
+    else
+      throw core::usage_error("--rdma-op: '" + item + "' is not send, write, read or all");
+    if (std::find(out.begin(), out.end(), op) == out.end()) out.push_back(op);
+  }
+  if (out.empty()) throw core::usage_error("--rdma-op: no operation given");
+  return out;
+}
+
+memory_kind parse_memory(const std::string& text) {
+  if (text == "host") return memory_kind::host;
+  if (text == "cuda") return memory_kind::cuda;
+  throw core::usage_error("--rdma-memory: '" + text + "' is not host or cuda");
+}
+
+rdma_options parse_rdma_options(const core::run_context& ctx) {
+  rdma_options o;
+  if (auto v = ctx.option("rdma-op")) o.ops = parse_ops(*v);
+  if (auto v = ctx.option("rdma-memory")) o.memory = parse_memory(*v);
+  o.device = ctx.option("rdma-device");
+  o.port = static_cast<int>(bounded(ctx, "rdma-port", 1, 255, 1));
+  if (ctx.option("gid-index"))
+    o.gid_index = static_cast<int>(bounded(ctx, "gid-index", 0, 65535, 0));
+  o.peer_device = ctx.option("peer-rdma-device");
+  o.peer_port = static_cast<int>(bounded(ctx, "peer-rdma-port", 1, 255, 1));
+  if (ctx.option("peer-gid-index"))
+    o.peer_gid_index = static_cast<int>(bounded(ctx, "peer-gid-index", 0, 65535, 0));
+  o.tx_depth = bounded(ctx, "tx-depth", 1, 16384, default_tx_depth);
+  o.cq_mod = bounded(ctx, "cq-mod", 1, 16384, default_cq_mod);
+  if (ctx.option("rdma-inline")) o.inline_size = bounded(ctx, "rdma-inline", 0, 4096, 0);
+  return o;
+}
+
+std::uint32_t wanted_inline(test_kind test, rdma_op op, memory_kind memory,
+                            std::optional<std::uint32_t> requested) {
+  if (op == rdma_op::read || memory == memory_kind::cuda) return 0;
+  if (requested) return *requested;
+  if (test == test_kind::bandwidth) return 0;
+  return op == rdma_op::write ? default_inline_write : default_inline_send;
+}
+
+std::uint32_t send_depth(test_kind test, std::uint32_t requested, std::uint32_t device_max_wr) {
+  const std::uint32_t cap = std::max<std::uint32_t>(device_max_wr, 1);
+  // Ping-pong keeps one message in flight, plus the control sends of the point protocol.
+  if (test == test_kind::latency) return std::min<std::uint32_t>(4, cap);
+  return std::clamp<std::uint32_t>(requested, 1, cap);
+}
+
+std::uint32_t recv_depth(test_kind test, rdma_op op, std::uint32_t tx_depth,
+                         std::uint32_t device_max_wr) {
+  const std::uint32_t cap = std::max<std::uint32_t>(device_max_wr, 1);
+  if (test == test_kind::bandwidth && op == rdma_op::send)
+    return std::clamp<std::uint32_t>(tx_depth, 1, cap);
+  return std::min<std::uint32_t>(16, cap);
+}
+
+std::uint32_t signal_interval(std::uint32_t cq_mod, std::uint32_t tx_depth) {
+  return std::clamp<std::uint32_t>(cq_mod, 1, std::max<std::uint32_t>(tx_depth, 1));
+}
+
+std::uint8_t outstanding_reads(std::uint32_t requested, int device_max, std::uint8_t peer) {
+  std::uint32_t v =
+      std::min<std::uint32_t>(requested, static_cast<std::uint32_t>(std::max(device_max, 1)));
+  v = std::min<std::uint32_t>(v, 255);
+  if (peer > 0) v = std::min<std::uint32_t>(v, peer);
+  return static_cast<std::uint8_t>(std::max<std::uint32_t>(v, 1));
+}
+
+}  // namespace gpubench::transports::rdma

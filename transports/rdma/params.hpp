@@ -1,0 +1,64 @@
+// The knobs of an RDMA case and the pure choices made from them and the device's limits:
+// which operations, memory, depths, inline size, signalling interval and iterations.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/run_context.hpp"
+#include "transports/rdma/exchange.hpp"
+
+namespace gpubench::transports::rdma {
+
+// perftest's defaults: tx depth 128, a completion every 100 WRs.
+inline constexpr std::uint32_t default_tx_depth = 128;
+inline constexpr std::uint32_t default_cq_mod = 100;
+// perftest's largest inline sizes that do not slow small messages down on ConnectX.
+inline constexpr std::uint32_t default_inline_write = 220;
+inline constexpr std::uint32_t default_inline_send = 236;
+// Responder resources asked for; clamped to the device and then to the peer.
+inline constexpr std::uint32_t default_out_reads = 16;
+
+// What the user asked for, validated (usage_error names the option).
+struct rdma_options {
+  std::vector<rdma_op> ops{rdma_op::send, rdma_op::write, rdma_op::read};
+  memory_kind memory = memory_kind::host;
+  std::optional<std::string> device;  // --rdma-device, default: the first active port
+  int port = 1;                       // --rdma-port
+  std::optional<int> gid_index;       // --gid-index
+  // What the --peer server should use (its own defaults when unset).
+  std::optional<std::string> peer_device;  // --peer-rdma-device
+  int peer_port = 1;                       // --peer-rdma-port
+  std::optional<int> peer_gid_index;       // --peer-gid-index
+  std::uint32_t tx_depth = default_tx_depth;
+  std::uint32_t cq_mod = default_cq_mod;
+  std::optional<std::uint32_t> inline_size;  // --rdma-inline; default per test and operation
+};
+
+// Reads --rdma-op (send,write,read | all), --rdma-memory, --rdma-device, --rdma-port,
+// --gid-index, their --peer-* forms, --tx-depth, --cq-mod and --rdma-inline.
+rdma_options parse_rdma_options(const core::run_context& ctx);
+std::vector<rdma_op> parse_ops(const std::string& text);
+memory_kind parse_memory(const std::string& text);
+
+// The inline size to ask the QP for. Never for reads (nothing is sent) nor GPU memory (the
+// CPU would have to read the payload); bandwidth tests default to none, like perftest.
+std::uint32_t wanted_inline(test_kind test, rdma_op op, memory_kind memory,
+                            std::optional<std::uint32_t> requested);
+
+// Depth of the send queue: 1 for latency (ping-pong), else the requested window clamped to
+// the device's max_qp_wr.
+std::uint32_t send_depth(test_kind test, std::uint32_t requested, std::uint32_t device_max_wr);
+// Receives kept posted: the send window for send bandwidth, a few for ping-pong (one per
+// outstanding message plus control), clamped to the device.
+std::uint32_t recv_depth(test_kind test, rdma_op op, std::uint32_t tx_depth,
+                         std::uint32_t device_max_wr);
+// One signalled WR in every `cq_mod`, never more than the window (else the send queue fills
+// before any completion frees it).
+std::uint32_t signal_interval(std::uint32_t cq_mod, std::uint32_t tx_depth);
+// Outstanding reads: min(requested, device max_qp_rd_atom), then min with the peer's.
+std::uint8_t outstanding_reads(std::uint32_t requested, int device_max, std::uint8_t peer);
+
+}  // namespace gpubench::transports::rdma

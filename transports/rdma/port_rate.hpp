@@ -1,0 +1,41 @@
+// A port's line rate from its active speed and width (the encodings of ibv_port_attr), and
+// its MTU codes: the pure arithmetic behind "% of line rate" and path MTU negotiation.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace gpubench::transports::rdma {
+
+struct lane_speed {
+  std::string name;        // "EDR"
+  double signal_gbps = 0;  // per lane, as signalled
+  double data_gbps = 0;    // per lane, after line encoding (8b/10b or 64b/66b)
+};
+
+// ibv_port_attr::active_speed (1 SDR, 2 DDR, 4 QDR, 8 FDR10, 16 FDR, 32 EDR, 64 HDR,
+// 128 NDR); nullopt for a code this table does not know.
+std::optional<lane_speed> speed_from_code(std::uint8_t active_speed);
+// ibv_port_attr::active_width (1 1X, 2 4X, 4 8X, 8 12X, 16 2X) to lanes; nullopt if unknown.
+std::optional<int> lanes_from_code(std::uint8_t active_width);
+
+struct line_rate {
+  double gbit_per_s = 0;  // data rate, one direction
+  double gbyte_per_s = 0;
+  std::string basis;  // "4X EDR: 4 lanes x 25 Gb/s = 100 Gb/s, 12.5 GB/s per direction"
+};
+
+std::optional<line_rate> rate_from_codes(std::uint8_t active_speed, std::uint8_t active_width);
+
+// Parses sysfs ports/N/rate ("100 Gb/sec (4X EDR)", "25 Gb/sec (1X EDR)"): the kernel's own
+// figure, used when the codes are unknown (PVRDMA and newer speeds).
+std::optional<line_rate> rate_from_sysfs(const std::string& text);
+
+// enum ibv_mtu codes 1..5 <-> 256..4096 bytes.
+std::optional<int> mtu_bytes(int code);
+std::optional<int> mtu_code(int bytes);
+// The path MTU both sides can use: the smaller of the two active MTUs (codes).
+int negotiate_mtu(int own_code, int peer_code);
+
+}  // namespace gpubench::transports::rdma

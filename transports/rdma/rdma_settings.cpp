@@ -1,0 +1,104 @@
+#include "transports/rdma/rdma_settings.hpp"
+
+#include <stdexcept>
+
+namespace gpubench::transports::rdma {
+
+namespace {
+
+[[noreturn]] void bad(const std::string& why) {
+  throw std::runtime_error("bad RDMA case parameters: " + why);
+}
+
+std::int64_t integer(const nlohmann::json& p, const char* key, std::int64_t lo, std::int64_t hi) {
+  const auto& v = p.at(key);
+  if (!v.is_number_integer()) bad(std::string(key) + " is not an integer");
+  const auto x = v.get<std::int64_t>();
+  if (x < lo || x > hi)
+    bad(std::string(key) + " " + std::to_string(x) + " outside " + std::to_string(lo) + ".." +
+        std::to_string(hi));
+  return x;
+}
+
+std::string text(const nlohmann::json& p, const char* key) {
+  const auto& v = p.at(key);
+  if (!v.is_string()) bad(std::string(key) + " is not a string");
+  return v.get<std::string>();
+}
+
+std::optional<std::string> device_name(const nlohmann::json& p, const char* key) {
+  if (!p.contains(key) || p.at(key).is_null()) return std::nullopt;
+  const auto name = text(p, key);
+  if (name.empty() || name.size() > 64) bad(std::string(key) + " has a bad length");
+  for (char c : name)
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_' && c != '-' && c != '.')
+      bad(std::string(key) + " '" + name + "' is not a device name");
+  return name;
+}
+
+side_settings side(const nlohmann::json& p, const char* device, const char* port, const char* gid) {
+  side_settings s;
+  s.device = device_name(p, device);
+  if (p.contains(port)) s.port = static_cast<int>(integer(p, port, 1, 255));
+  if (p.contains(gid) && !p.at(gid).is_null())
+    s.gid_index = static_cast<int>(integer(p, gid, 0, 65535));
+  return s;
+}
+
+void put_side(nlohmann::json& j, const side_settings& s, const char* device, const char* port,
+              const char* gid) {
+  if (s.device) j[device] = *s.device;
+  j[port] = s.port;
+  if (s.gid_index) j[gid] = *s.gid_index;
+}
+
+}  // namespace
+
+nlohmann::json to_params(const rdma_settings& s) {
+  nlohmann::json j;
+  j["test"] = s.test == test_kind::latency ? "latency" : "bandwidth";
+  j["op"] = to_string(s.op);
+  j["memory"] = to_string(s.memory);
+  j["max_bytes"] = s.max_bytes;
+  j["tx_depth"] = s.tx_depth;
+  j["cq_mod"] = s.cq_mod;
+  if (s.inline_size) j["inline"] = *s.inline_size;
+  put_side(j, s.client, "device", "port", "gid_index");
+  put_side(j, s.server, "peer_device", "peer_port", "peer_gid_index");
+  return j;
+}
+
+rdma_settings settings_from(const nlohmann::json& p) {
+  if (!p.is_object()) bad("not an object");
+  try {
+    rdma_settings s;
+    const auto test = text(p, "test");
+    if (test != "latency" && test != "bandwidth") bad("test '" + test + "'");
+    s.test = test == "latency" ? test_kind::latency : test_kind::bandwidth;
+    const auto op = text(p, "op");
+    if (op == "send")
+      s.op = rdma_op::send;
+    else if (op == "write")
+      s.op = rdma_op::write;
+    else if (op == "read")
+      s.op = rdma_op::read;
+    else
+      bad("op '" + op + "'");
+    const auto memory = text(p, "memory");
+    if (memory != "host" && memory != "cuda") bad("memory '" + memory + "'");
+    s.memory = memory == "cuda" ? memory_kind::cuda : memory_kind::host;
+    s.max_bytes = static_cast<std::uint64_t>(
+        integer(p, "max_bytes", 1, static_cast<std::int64_t>(max_transfer_bytes)));
+    s.tx_depth = static_cast<std::uint32_t>(integer(p, "tx_depth", 1, 16384));
+    s.cq_mod = static_cast<std::uint32_t>(integer(p, "cq_mod", 1, 16384));
+    if (p.contains("inline") && !p.at("inline").is_null())
+      s.inline_size = static_cast<std::uint32_t>(integer(p, "inline", 0, 4096));
+    s.client = side(p, "device", "port", "gid_index");
+    s.server = side(p, "peer_device", "peer_port", "peer_gid_index");
+    return s;
+  } catch (const nlohmann::json::exception& e) {
+    bad(e.what());
+  }
+}
+
+}  // namespace gpubench::transports::rdma

@@ -1,0 +1,354 @@
+// The "rdma" transport: RC queue pairs driven the way perftest drives them. The active side
+// runs ping-pongs (send, write) or reads for latency, and a window of work requests for
+// bandwidth; the passive side answers ping-pongs, keeps receives posted for send bandwidth,
+// and otherwise only waits, since RDMA reads and writes need no CPU on the target.
+#include <cstring>
+#include <stdexcept>
+
+#include "core/errors.hpp"
+#include "transports/rdma/rdma_settings.hpp"
+#include "transports/rdma/rdma_transport.hpp"
+#include "transports/rdma/session_util.hpp"
+
+namespace gpubench::transports::rdma {
+
+namespace {
+
+using std::chrono::milliseconds;
+
+// Empty polls before an idle responder asks the control channel whether the point is over
+// (a poll() system call): only an idle responder asks, so the check never delays a reply in
+// the middle of a ping-pong.
+constexpr std::uint32_t idle_polls_before_check = 1u << 12;
+// Write and read bandwidth leave the target's CPU out entirely: it only waits for the end of
+// the point, at most this long.
+constexpr milliseconds passive_point_limit{600'000};
+
+endpoint_config config_for(const rdma_settings& s, const side_settings& side) {
+  if (s.test == test_kind::latency && s.op == rdma_op::write && s.memory == memory_kind::cuda)
+    throw core::skip_case(
+        "write latency polls the last byte of the buffer with the CPU, which GPU memory does "
+        "not allow: use --rdma-op send or read with --rdma-memory cuda");
+  endpoint_config c;
+  c.test = s.test;
+  c.op = s.op;
+  c.memory = s.memory;
+  c.max_size = s.max_bytes;
+  c.tx_depth = s.tx_depth;
+  c.inline_size = s.inline_size;
+  c.device = side.device;
+  c.port = side.port;
+  c.gid_index = side.gid_index;
+  return c;
+}
+
+// Swaps endpoint_info blobs over the control channel, moves the QP to RTS and pre-posts the
+// receives. Both sides send first, then receive, so neither waits on the other.
+void connect_over(endpoint& ep, const endpoint_setup& setup) {
+  if (!setup.oob) throw std::logic_error("RDMA endpoint built without a control channel");
+  setup.oob->send_blob(encode(ep.local_info()));
+  ep.connect(decode_endpoint_info(setup.oob->receive_blob(setup.io_timeout)));
+  for (std::uint32_t i = 0; i < ep.rx_depth(); ++i)
+    ep.post_recv(i);
+}
+
+void check_size(const point_spec& spec, const rdma_settings& s) {
+  if (spec.bytes == 0 || spec.bytes > s.max_bytes)
+    throw std::runtime_error("RDMA point of " + std::to_string(spec.bytes) +
+                             " bytes: the case's buffers hold 1.." + std::to_string(s.max_bytes));
+}
+
+class rdma_active final : public active_endpoint {
+ public:
+  explicit rdma_active(const endpoint_setup& setup)
+      : m_s(settings_from(setup.params)),
+        m_ep(config_for(m_s, m_s.client)),
+        m_timeout(std::max(setup.io_timeout, milliseconds(1000))) {
+    connect_over(m_ep, setup);
+    m_signal_every = signal_interval(m_s.cq_mod, m_ep.tx_depth());
+  }
+
+  nlohmann::json describe() const override {
+    nlohmann::json j = m_ep.describe();
+    j["transport"] = "rdma";
+    if (m_s.test == test_kind::latency)
+      j["latency_basis"] = m_s.op == rdma_op::read
+                               ? "one RDMA read is a full round trip: reported whole"
+                               : "ping-pong round trip / 2";
+    else
+      j["timing"] = "requester: first post to last completion; one signalled WR every " +
+                    std::to_string(m_signal_every);
+    return j;
+  }
+
+  // The line rate is a bandwidth: latency cases have no peak in their unit.
+  std::optional<core::peak_info> peak() const override {
+    if (m_s.test == test_kind::latency) return std::nullopt;
+    const auto r = m_ep.rate();
+    if (!r) return std::nullopt;
+    return core::peak_info{r->gbyte_per_s, "GB/s", r->basis};
+  }
+
+  void prepare(const point_spec& spec) override {
+    check_size(spec, m_s);
+    if (spec.kind == pattern::bandwidth && spec.dir != direction::to_peer)
+      throw core::skip_case("RDMA bandwidth is measured in the requester's direction only");
+    m_spec = spec;
+    m_mark = 0;
+    if (m_s.test == test_kind::latency && m_s.op == rdma_op::write) {
+      std::memset(m_ep.target(), 0, spec.bytes);
+      std::memset(m_ep.source(), 0, spec.bytes);
+    }
+    // perftest's warm-up: one full window at this size before anything is timed. Writes and
+    // reads need nothing from the passive side, so it can run before the point begins there;
+    // sends rely on the runner's warm-up sample instead (the receiver re-posts only while
+    // serving).
+    if (spec.kind == pattern::bandwidth && m_s.op != rdma_op::send)
+      bandwidth_burst(m_ep.tx_depth());
+    m_totals = {};
+    m_cpu0 = cpu_usage::this_thread();
+  }
+
+  void run_sample() override {
+    if (m_spec.kind == pattern::latency) {
+      for (std::uint64_t i = 0; i < m_spec.iterations; ++i)
+        latency_round();
+    } else {
+      bandwidth_burst(m_spec.iterations);
+    }
+  }
+
+  point_totals finish() override {
+    m_totals.cpu = cpu_usage::this_thread() - m_cpu0;
+    return m_totals;
+  }
+
+  double latency_divisor() const override { return m_s.op == rdma_op::read ? 1 : 2; }
+
+ private:
+  void latency_round() {
+    const std::uint64_t size = m_spec.bytes;
+    switch (m_s.op) {
+      case rdma_op::send: {
+        m_ep.post(rdma_op::send, size, ++m_wr, true);
+        const ibv_wc reply = wait_recv(m_ep, "send latency", m_timeout);
+        m_ep.post_recv(reply.wr_id);  // keep the receive queue full
+        wait_send(m_ep, "send latency", m_timeout);
+        break;
+      }
+      case rdma_op::write: {
+        m_mark = next_mark(m_mark);
+        m_ep.source()[size - 1] = static_cast<std::byte>(m_mark);
+        m_ep.post(rdma_op::write, size, ++m_wr, true);
+        wait_send(m_ep, "write latency", m_timeout);
+        const volatile std::uint8_t* last =
+            reinterpret_cast<const volatile std::uint8_t*>(m_ep.target() + size - 1);
+        spin_deadline deadline(m_timeout);
+        while (*last != m_mark)
+          if (deadline.expired())
+            throw std::runtime_error("write latency: the peer's reply did not arrive within " +
+                                     std::to_string(m_timeout.count()) + " ms");
+        break;
+      }
+      case rdma_op::read:
+        m_ep.post(rdma_op::read, size, ++m_wr, true);
+        wait_send(m_ep, "read latency", m_timeout);
+        break;
+    }
+    const bool one_way = m_s.op == rdma_op::read;
+    m_totals.messages += one_way ? 1 : 2;
+    m_totals.bytes += one_way ? size : 2 * size;
+  }
+
+  // perftest's run_iter_bw: up to tx_depth WRs outstanding, one in every cq_mod signalled
+  // and always the last. RC completes in order, so a signalled WR's id says how many are done.
+  void bandwidth_burst(std::uint64_t iterations) {
+    const std::uint64_t base = m_wr;
+    const std::uint64_t end = base + iterations;
+    const std::uint64_t depth = m_ep.tx_depth();
+    std::uint64_t posted = base, completed = base;
+    ibv_wc wc[16];
+    spin_deadline deadline(m_timeout);
+    while (completed < end) {
+      while (posted < end && posted - completed < depth) {
+        ++posted;
+        const bool signal = (posted - base) % m_signal_every == 0 || posted == end;
+        m_ep.post(m_s.op, m_spec.bytes, posted, signal);
+      }
+      const int n = m_ep.poll_send(wc);
+      for (int i = 0; i < n; ++i)
+        completed = std::max<std::uint64_t>(completed, wc[i].wr_id);
+      if (n > 0) {
+        deadline = spin_deadline(m_timeout);
+      } else if (deadline.expired()) {
+        throw std::runtime_error(
+            to_string(m_s.op) + " bandwidth: " + std::to_string(completed - base) + " of " +
+            std::to_string(iterations) + " work requests completed, then none for " +
+            std::to_string(m_timeout.count()) + " ms");
+      }
+    }
+    m_wr = end;
+    m_totals.messages += iterations;
+    m_totals.bytes += iterations * m_spec.bytes;
+  }
+
+  rdma_settings m_s;
+  endpoint m_ep;
+  milliseconds m_timeout;
+  std::uint32_t m_signal_every = 1;
+  point_spec m_spec;
+  point_totals m_totals;
+  cpu_usage m_cpu0;
+  std::uint64_t m_wr = 0;
+  std::uint8_t m_mark = 0;
+};
+
+// A spinning responder's idle count and how long the client has been silent.
+struct control_stop {
+  explicit control_stop(milliseconds timeout) : silence(timeout) {}
+  void progress(milliseconds timeout) {
+    idle = 0;
+    silence = spin_deadline(timeout);
+  }
+  std::uint32_t idle = 0;
+  spin_deadline silence;
+};
+
+class rdma_passive final : public passive_endpoint {
+ public:
+  explicit rdma_passive(const endpoint_setup& setup)
+      : m_s(settings_from(setup.params)),
+        m_ep(config_for(m_s, m_s.server)),
+        m_timeout(std::max(setup.io_timeout, milliseconds(1000))) {
+    connect_over(m_ep, setup);
+  }
+
+  nlohmann::json describe() const override { return m_ep.describe(); }
+
+  void prepare(const point_spec& spec) override {
+    check_size(spec, m_s);
+    m_spec = spec;
+    if (m_s.test == test_kind::latency && m_s.op == rdma_op::write) {
+      std::memset(m_ep.target(), 0, spec.bytes);
+      std::memset(m_ep.source(), 0, spec.bytes);
+    }
+  }
+
+  point_totals serve(point_control& control) override {
+    const cpu_usage cpu0 = cpu_usage::this_thread();
+    point_totals t;
+    if (m_s.test == test_kind::latency && m_s.op == rdma_op::send)
+      answer_sends(control, t);
+    else if (m_s.test == test_kind::latency && m_s.op == rdma_op::write)
+      answer_writes(control, t);
+    else if (m_s.op == rdma_op::send)
+      receive_stream(control, t);
+    else
+      wait_for_end(control);
+    t.cpu = cpu_usage::this_thread() - cpu0;
+    return t;
+  }
+
+ private:
+  // True when the point is over. Looks at the control channel only after a stretch of idle
+  // polls; throws when the client has been silent for the I/O timeout.
+  bool idle_check(control_stop& s, point_control& control) {
+    if (++s.idle < idle_polls_before_check) return false;
+    s.idle = 0;
+    if (control.stop_requested()) return true;
+    if (s.silence.expired())
+      throw std::runtime_error("the client sent nothing for " + std::to_string(m_timeout.count()) +
+                               " ms in the middle of a point");
+    return false;
+  }
+
+  void answer_sends(point_control& control, point_totals& t) {
+    ibv_wc wc{};
+    control_stop s(m_timeout);
+    for (;;) {
+      if (m_ep.poll_recv({&wc, 1}) == 1) {
+        m_ep.post_recv(wc.wr_id);
+        m_ep.post(rdma_op::send, m_spec.bytes, ++m_wr, true);
+        wait_send(m_ep, "send latency reply", m_timeout);
+        t.messages += 2;
+        t.bytes += 2 * m_spec.bytes;
+        s.progress(m_timeout);
+      } else if (idle_check(s, control)) {
+        return;
+      }
+    }
+  }
+
+  void answer_writes(point_control& control, point_totals& t) {
+    const std::uint64_t size = m_spec.bytes;
+    const volatile std::uint8_t* last =
+        reinterpret_cast<const volatile std::uint8_t*>(m_ep.target() + size - 1);
+    std::uint8_t mark = 0;
+    control_stop s(m_timeout);
+    for (;;) {
+      const std::uint8_t want = next_mark(mark);
+      if (*last == want) {
+        mark = want;
+        m_ep.source()[size - 1] = static_cast<std::byte>(mark);
+        m_ep.post(rdma_op::write, size, ++m_wr, true);
+        wait_send(m_ep, "write latency reply", m_timeout);
+        t.messages += 2;
+        t.bytes += 2 * size;
+        s.progress(m_timeout);
+      } else if (idle_check(s, control)) {
+        return;
+      }
+    }
+  }
+
+  // Send bandwidth: re-post a receive for every one consumed, so the sender's window never
+  // meets an empty receive queue (RNR) for long.
+  void receive_stream(point_control& control, point_totals& t) {
+    ibv_wc wc[32];
+    control_stop s(m_timeout);
+    bool stopping = false;
+    for (;;) {
+      const int n = m_ep.poll_recv(wc);
+      for (int i = 0; i < n; ++i)
+        m_ep.post_recv(wc[i].wr_id);
+      t.messages += static_cast<std::uint64_t>(n);
+      t.bytes += static_cast<std::uint64_t>(n) * m_spec.bytes;
+      if (n > 0) s.progress(m_timeout);
+      // Every message the client counted was acknowledged before it said stop: one more
+      // empty poll after the stop drains what is left.
+      if (n == 0 && stopping) return;
+      if (n == 0 && !stopping && idle_check(s, control)) stopping = true;
+    }
+  }
+
+  void wait_for_end(point_control& control) {
+    const auto end = std::chrono::steady_clock::now() + passive_point_limit;
+    while (!control.wait(milliseconds(200)))
+      if (std::chrono::steady_clock::now() > end)
+        throw std::runtime_error("the point did not end within " +
+                                 std::to_string(passive_point_limit.count() / 1000) + " s");
+  }
+
+  rdma_settings m_s;
+  endpoint m_ep;
+  milliseconds m_timeout;
+  point_spec m_spec;
+  std::uint64_t m_wr = 0;
+};
+
+}  // namespace
+
+transport_entry rdma_transport() {
+  transport_entry e;
+  e.name = "rdma";
+  e.make_active = [](const endpoint_setup& s) -> std::unique_ptr<active_endpoint> {
+    return std::make_unique<rdma_active>(s);
+  };
+  e.make_passive = [](const endpoint_setup& s) -> std::unique_ptr<passive_endpoint> {
+    return std::make_unique<rdma_passive>(s);
+  };
+  if (auto why = rdma_unavailable_reason()) e.unavailable = *why;
+  return e;
+}
+
+}  // namespace gpubench::transports::rdma
