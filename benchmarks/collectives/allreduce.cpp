@@ -223,8 +223,8 @@ void register_coll_allreduce(core::registry& r) {
   def.sizes = {8, 1ull << 30, 64ull << 20};
   def.criteria.min_samples = 5;
   def.criteria.min_time = 0.02;
-  def.criteria.max_noise = 0.01;
-  def.criteria.timeout = 2.0;
+  def.criteria.max_noise = 0.02;
+  def.criteria.timeout = 1.0;
   def.criteria.warmup_samples = 2;
   def.requirement = [session](const core::run_context&) {
     const auto mpi = session->mpi->unavailable();

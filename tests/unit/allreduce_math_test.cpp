@@ -34,7 +34,8 @@ TEST(AllreduceMath, DtypesParseAndSize) {
 
 TEST(AllreduceMath, IterationsShrinkWithSize) {
   EXPECT_EQ(coll::iterations_per_sample(8), 20);
-  EXPECT_EQ(coll::iterations_per_sample(16ull << 20), 4);
+  EXPECT_EQ(coll::iterations_per_sample(1ull << 20), 16);
+  EXPECT_EQ(coll::iterations_per_sample(16ull << 20), 1);
   EXPECT_EQ(coll::iterations_per_sample(1ull << 30), 1);
 }
 

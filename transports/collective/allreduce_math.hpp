@@ -37,7 +37,7 @@ struct rank_times {
 
 // Allreduce operations per sample: enough that a sample of small messages is not dominated
 // by the clock and the barrier, at most `max_iters`, one for buffers of `target` or more.
-int iterations_per_sample(std::uint64_t bytes, std::uint64_t target = 64ull << 20,
+int iterations_per_sample(std::uint64_t bytes, std::uint64_t target = 16ull << 20,
                           int max_iters = 20);
 
 // The data check: rank r fills element i with check_value(r, i, seed), small integers, so

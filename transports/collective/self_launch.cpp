@@ -54,7 +54,7 @@ std::vector<std::string> launcher_argv(const self_launch_request& r, const std::
 }
 
 std::string default_self_launch_sizes(bool quick) {
-  return quick ? "8:256K" : "8:4M";
+  return quick ? "8:64K" : "8:1M";
 }
 
 std::optional<std::filesystem::path> find_launcher() {
