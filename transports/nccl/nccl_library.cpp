@@ -13,7 +13,7 @@ namespace gpubench::coll::nccl {
 namespace {
 
 template <typename F>
-void bind(void* handle, F& slot, const char* name, const std::string& path) {
+void bind_symbol(void* handle, F& slot, const char* name, const std::string& path) {
   void* sym = ::dlsym(handle, name);
   if (!sym)
     throw std::runtime_error("NCCL not found: " + path + " has no " + name +
@@ -45,16 +45,16 @@ library::library() {
     link_map* map = nullptr;
     if (::dlinfo(m_handle, RTLD_DI_LINKMAP, &map) == 0 && map && map->l_name && *map->l_name)
       m_path = map->l_name;
-    bind(m_handle, m_api.get_version, "ncclGetVersion", m_path);
-    bind(m_handle, m_api.get_unique_id, "ncclGetUniqueId", m_path);
-    bind(m_handle, m_api.comm_init_rank, "ncclCommInitRank", m_path);
-    bind(m_handle, m_api.comm_destroy, "ncclCommDestroy", m_path);
-    bind(m_handle, m_api.comm_abort, "ncclCommAbort", m_path);
-    bind(m_handle, m_api.comm_get_async_error, "ncclCommGetAsyncError", m_path);
-    bind(m_handle, m_api.all_reduce, "ncclAllReduce", m_path);
-    bind(m_handle, m_api.group_start, "ncclGroupStart", m_path);
-    bind(m_handle, m_api.group_end, "ncclGroupEnd", m_path);
-    bind(m_handle, m_api.get_error_string, "ncclGetErrorString", m_path);
+    bind_symbol(m_handle, m_api.get_version, "ncclGetVersion", m_path);
+    bind_symbol(m_handle, m_api.get_unique_id, "ncclGetUniqueId", m_path);
+    bind_symbol(m_handle, m_api.comm_init_rank, "ncclCommInitRank", m_path);
+    bind_symbol(m_handle, m_api.comm_destroy, "ncclCommDestroy", m_path);
+    bind_symbol(m_handle, m_api.comm_abort, "ncclCommAbort", m_path);
+    bind_symbol(m_handle, m_api.comm_get_async_error, "ncclCommGetAsyncError", m_path);
+    bind_symbol(m_handle, m_api.all_reduce, "ncclAllReduce", m_path);
+    bind_symbol(m_handle, m_api.group_start, "ncclGroupStart", m_path);
+    bind_symbol(m_handle, m_api.group_end, "ncclGroupEnd", m_path);
+    bind_symbol(m_handle, m_api.get_error_string, "ncclGetErrorString", m_path);
     check(m_api.get_version(&m_version), "ncclGetVersion");
   } catch (...) {
     ::dlclose(m_handle);
