@@ -39,8 +39,10 @@ std::vector<std::string> selected_backends(const core::run_context& ctx) {
   throw core::usage_error("--backend '" + b + "': expected nccl, mpi or all");
 }
 
-std::vector<bool> selected_places(const core::run_context& ctx) {
-  const std::string p = ctx.option("place").value_or("both");
+// Under an MPI launch both placements by default (nccl-tests measures both); on one machine
+// only out-of-place, so the single-machine suite stays quick.
+std::vector<bool> selected_places(const core::run_context& ctx, bool launched) {
+  const std::string p = ctx.option("place").value_or(launched ? "both" : "out");
   if (p == "both") return {false, true};
   if (p == "out") return {false};
   if (p == "in") return {true};
@@ -69,7 +71,7 @@ coll::transport_choice transport_for(const std::string& backend, int nodes) {
 
 std::vector<nlohmann::json> allreduce_cases(coll_session& s, const core::run_context& ctx) {
   const auto backends = selected_backends(ctx);
-  const auto places = selected_places(ctx);
+  const auto places = selected_places(ctx, s.launch.launched);
   const std::string type =
       coll::to_string(coll::parse_dtype(ctx.option("dtype").value_or("float32")));
   coll_timeout(ctx);
@@ -200,8 +202,10 @@ void register_coll_allreduce(core::registry& r) {
                 ""});
   r.add_option({"ranks", "coll.allreduce not launched by MPI: local MPI ranks to start", "2"});
   r.add_option({"dtype", "coll.allreduce data type: float32, float64, int32, int64", "float32"});
-  r.add_option(
-      {"place", "coll.allreduce buffers: out (out-of-place), in (in-place) or both", "both"});
+  r.add_option({"place",
+                "coll.allreduce buffers: out (out-of-place), in (in-place) or both "
+                "(default: both under MPI, out on one machine)",
+                ""});
   r.add_option({"check", "coll.allreduce: verify every reduced result (outside timing)", "", true});
   r.add_option({"coll-timeout",
                 "coll.allreduce: seconds a launch (or one sample) may take before "
