@@ -1,14 +1,19 @@
 #include <gtest/gtest.h>
 
+#include <atomic>
+#include <filesystem>
 #include <map>
+#include <thread>
 
 #include "core/errors.hpp"
+#include "transports/collective/child_process.hpp"
 #include "transports/collective/launch_env.hpp"
 #include "transports/collective/nccl_logic.hpp"
 #include "transports/collective/net_interfaces.hpp"
 #include "transports/collective/node_counts.hpp"
 #include "transports/collective/self_launch.hpp"
 #include "transports/collective/transport_config.hpp"
+#include "transports/collective/watchdog.hpp"
 
 using namespace gpubench;
 
@@ -152,4 +157,46 @@ TEST(CollNccl, LibraryCandidatesAndVersion) {
             (std::vector<std::string>{"/opt/nccl/lib/libnccl.so.2"}));
   EXPECT_EQ(coll::nccl_version_text(22809), "2.28.9");
   EXPECT_EQ(coll::nccl_version_text(2804), "2.8.4");
+}
+
+TEST(CollLaunch, WatchdogFiresOnlyWithoutProgress) {
+  std::atomic<int> fired{0};
+  {
+    coll::watchdog dog(std::chrono::milliseconds(300), [&](const std::string&) { ++fired; });
+    for (int i = 0; i < 6; ++i) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+      dog.beat("working");
+    }
+  }
+  EXPECT_EQ(fired.load(), 0);
+  std::string message;
+  {
+    coll::watchdog dog(std::chrono::milliseconds(50), [&](const std::string& m) {
+      message = m;
+      ++fired;
+    });
+    dog.beat("measuring 1 MiB");
+    for (int i = 0; i < 100 && !dog.fired(); ++i)
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  EXPECT_EQ(fired.load(), 1);
+  EXPECT_NE(message.find("measuring 1 MiB"), std::string::npos) << message;
+}
+
+TEST(CollLaunch, ChildProcessIsKilledAtItsDeadline) {
+  const auto out = std::filesystem::temp_directory_path() / "gpubench-child-test.txt";
+  {
+    coll::child_process child({"sleep", "10"}, {}, out);
+    const auto o = child.wait(0.2, nullptr);
+    EXPECT_TRUE(o.timed_out);
+    EXPECT_LT(o.seconds, 5.0);
+  }
+  {
+    coll::child_process child({"sh", "-c", "echo said-this; exit 3"}, {}, out);
+    const auto o = child.wait(10, nullptr);
+    EXPECT_FALSE(o.timed_out);
+    EXPECT_EQ(o.exit_code, 3);
+    EXPECT_EQ(coll::file_tail(out), "said-this");
+  }
+  std::filesystem::remove(out);
 }

@@ -108,8 +108,10 @@ core::case_result run_self_launch(const self_launch_request& r, const std::strin
           fmt::format("`{}` exited with code {}{}", command, o.exit_code, said));
     return std::move(c);
   }
-  throw std::runtime_error(fmt::format("`{}` wrote no coll.allreduce result (exit code {}){}",
-                                       command, o.exit_code, said));
+  throw std::runtime_error(
+      fmt::format("`{}` exited with code {} after {:.1f} s before rank 0 "
+                  "recorded the case: a rank died or failed{}",
+                  command, o.exit_code, o.seconds, said));
 }
 
 }  // namespace gpubench::coll
