@@ -42,17 +42,23 @@ allreduce::allreduce(const library& lib, const std::vector<int>& devices, int fi
     m_gpus.push_back(std::move(g));
   }
   const bool grouped = m_gpus.size() > 1;
-  if (grouped) m_lib.check(m_lib.fn().group_start(), "ncclGroupStart");
-  for (auto& g : m_gpus) {
-    cuda_check(cudaSetDevice(g.device), "cudaSetDevice(" + std::to_string(g.device) + ")");
-    const ncclResult_t r = m_lib.fn().comm_init_rank(&g.comm, nranks, id, g.rank);
-    if (!grouped)
-      m_lib.check(
-          r, fmt::format("ncclCommInitRank (rank {} of {}, GPU {})", g.rank, nranks, g.device));
+  try {
+    if (grouped) m_lib.check(m_lib.fn().group_start(), "ncclGroupStart");
+    for (auto& g : m_gpus) {
+      cuda_check(cudaSetDevice(g.device), "cudaSetDevice(" + std::to_string(g.device) + ")");
+      const ncclResult_t r = m_lib.fn().comm_init_rank(&g.comm, nranks, id, g.rank);
+      if (!grouped)
+        m_lib.check(
+            r, fmt::format("ncclCommInitRank (rank {} of {}, GPU {})", g.rank, nranks, g.device));
+    }
+    if (grouped)
+      m_lib.check(m_lib.fn().group_end(),
+                  fmt::format("ncclCommInitRank of {} local GPUs (ncclGroupEnd)", m_gpus.size()));
+  } catch (...) {
+    // No destructor runs for a half-built object: release what was initialised here.
+    abort_all();
+    throw;
   }
-  if (grouped)
-    m_lib.check(m_lib.fn().group_end(),
-                fmt::format("ncclCommInitRank of {} local GPUs (ncclGroupEnd)", m_gpus.size()));
 }
 
 allreduce::~allreduce() {

@@ -16,10 +16,19 @@ namespace gpubench::coll {
 
 namespace {
 
+int nccl_major(int code) {
+  return code >= 20900 ? code / 10000 : code / 1000;
+}
+
 class nccl_real final : public nccl_runtime {
  public:
   std::optional<std::string> unavailable() override {
     if (!load()) return m_load_error;
+    // ncclAllReduce's ABI holds within a major version; across majors nothing is promised.
+    if (nccl_major(m_lib->version_code()) != nccl_major(NCCL_VERSION_CODE))
+      return "NCCL " + nccl_version_text(m_lib->version_code()) + " loaded from " + m_lib->path() +
+             ", but gpubench was built against " + nccl_version_text(NCCL_VERSION_CODE) +
+             " (another major version)";
     std::string why;
     if (local_gpus(why) == 0) return why;
     return std::nullopt;
