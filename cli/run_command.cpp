@@ -17,6 +17,7 @@
 #include "core/result_json.hpp"
 #include "core/runner.hpp"
 #include "core/version.hpp"
+#include "transports/collective/launch_env.hpp"
 
 namespace gpubench::cli {
 
@@ -61,10 +62,13 @@ int run_run(const run_options& o, const environment& env) {
 
   core::console_reporter console(stdout, stderr, !o.quiet && ::isatty(STDERR_FILENO));
   core::json_file_reporter json(out);
-  core::runner runner(ctx, {&console, &json});
+  // Under mpirun/srun every rank runs this command: rank 0 alone prints and writes the file.
+  const bool follower = coll::detect_launch().rank > 0;
+  core::runner runner(ctx, follower ? std::vector<core::reporter*>{}
+                                    : std::vector<core::reporter*>{&console, &json});
   runner.run(selected, file);
 
-  fmt::print("# results: {}\n", out.string());
+  if (!follower) fmt::print("# results: {}\n", out.string());
   if (guard.signal() != 0) {
     fmt::print(stderr, "gpubench: interrupted; the {} result(s) measured so far are in {}\n",
                file.results.size(), out.string());
@@ -91,7 +95,12 @@ command setup_run(CLI::App& app, const environment& env) {
   sub->add_flag("--quiet", o->quiet, "No progress lines");
   for (const auto& spec : env.registry.options()) {
     o->family[spec.name] = spec.default_value;
-    sub->add_option("--" + spec.name, o->family[spec.name], spec.help);
+    if (spec.flag)
+      sub->add_flag_function(
+          "--" + spec.name, [o, name = spec.name](std::int64_t) { o->family[name] = "true"; },
+          spec.help);
+    else
+      sub->add_option("--" + spec.name, o->family[spec.name], spec.help);
   }
   return {sub, [o, &env] { return run_run(*o, env); }};
 }

@@ -87,4 +87,10 @@ point_result& case_state::measure_timed(std::uint64_t bytes, const sample_spec& 
   return m_result.points.back();
 }
 
+point_result& case_state::add_measured_point(point_result p) {
+  m_result.points.push_back(std::move(p));
+  if (m_on_point) m_on_point(m_result, m_result.points.back());
+  return m_result.points.back();
+}
+
 }  // namespace gpubench::core

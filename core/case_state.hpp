@@ -46,6 +46,10 @@ class case_state {
   point_result& measure_timed(std::uint64_t bytes, const sample_spec& spec,
                               const std::function<double()>& op);
 
+  // A point measured by another process under this benchmark's own rules (a child run under
+  // mpirun that rank 0 reported back): recorded and reported as it is, never re-measured.
+  point_result& add_measured_point(point_result p);
+
   void set_peak(peak_info peak) { m_result.peak = std::move(peak); }
   // Where the case ran: peer, interface, device, transport (goes to the result's context).
   nlohmann::json& context_info() { return m_result.context; }

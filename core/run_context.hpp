@@ -16,6 +16,7 @@ struct option_spec {
   std::string name;  // without dashes: "streams"
   std::string help;
   std::string default_value;  // empty: unset unless given
+  bool flag = false;          // a switch without a value: "true" when given
 };
 
 struct run_context {

@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# A rank killed mid-run makes the self-launched coll.allreduce fail fast with a clear
+# message, never hang: the case is failed, the run exits 1 well within --coll-timeout.
+set -euo pipefail
+gpubench=$1
+command -v mpirun >/dev/null || { echo "SKIP: no mpirun in PATH"; exit 77; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+start=$(date +%s)
+"$gpubench" run --suite collectives --backend mpi --ranks 2 --place out --sizes 64K:64M \
+  --coll-timeout 60 --quiet --out "$tmp/r.json" >"$tmp/out.txt" 2>&1 &
+pid=$!
+# The ranks are grandchildren (gpubench -> mpirun -> ranks) whose command line names our
+# result file's directory: find one by that, never by a broad name.
+victim=""
+for _ in $(seq 1 200); do
+  launcher=$(ps -o pid= --ppid "$pid" | tr -d ' ' | head -1 || true)
+  if [[ -n $launcher ]]; then
+    victim=$(ps -o pid=,args= --ppid "$launcher" | awk '/ run --suite collectives/ {print $1}' | tail -1 || true)
+  fi
+  [[ -n $victim ]] && break
+  sleep 0.1
+done
+[[ -n $victim ]] || { kill "$pid"; cat "$tmp/out.txt"; echo "FAIL: no rank process found"; exit 1; }
+sleep 2  # let it get into the measurement
+kill -9 "$victim"
+rc=0
+wait "$pid" || rc=$?
+elapsed=$(( $(date +%s) - start ))
+cat "$tmp/out.txt"
+[[ $rc -eq 1 ]] || { echo "FAIL: exit code $rc, expected 1"; exit 1; }
+(( elapsed < 45 )) || { echo "FAIL: took $elapsed s to notice a dead rank"; exit 1; }
+python3 - "$tmp/r.json" <<'PY'
+import json, sys
+doc = json.load(open(sys.argv[1]))
+c = [c for c in doc["results"] if c["benchmark"] == "coll.allreduce" and c["params"]["backend"] == "mpi"][0]
+assert c["status"] == "failed", c["status"]
+r = c["reason"]
+print("reason:", r[:300])
+assert "mpirun" in r and ("signal" in r or "exited" in r or "killed" in r), r
+PY
+echo "ok: failed in $elapsed s"

@@ -1,0 +1,102 @@
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <vector>
+
+#include "core/errors.hpp"
+#include "transports/collective/allreduce_math.hpp"
+#include "transports/collective/scaling.hpp"
+
+using namespace gpubench;
+
+TEST(AllreduceMath, BusFactorIsTwoNMinusOneOverN) {
+  EXPECT_DOUBLE_EQ(coll::allreduce_bus_factor(1), 0.0);
+  EXPECT_DOUBLE_EQ(coll::allreduce_bus_factor(2), 1.0);
+  EXPECT_DOUBLE_EQ(coll::allreduce_bus_factor(4), 1.5);
+  EXPECT_DOUBLE_EQ(coll::allreduce_bus_factor(8), 1.75);
+}
+
+TEST(AllreduceMath, BandwidthsFromBytesAndTime) {
+  // nccl-tests: 1 GB in 0.1 s over 4 ranks is algbw 10 GB/s, busbw 15 GB/s.
+  const auto b = coll::allreduce_bandwidths(1e9, 0.1, 4);
+  EXPECT_DOUBLE_EQ(b.algbw, 10.0);
+  EXPECT_DOUBLE_EQ(b.busbw, 15.0);
+  EXPECT_DOUBLE_EQ(coll::allreduce_bandwidths(1e9, 0, 4).algbw, 0.0);
+}
+
+TEST(AllreduceMath, DtypesParseAndSize) {
+  EXPECT_EQ(coll::parse_dtype("float32"), coll::dtype::float32);
+  EXPECT_EQ(coll::parse_dtype("double"), coll::dtype::float64);
+  EXPECT_EQ(coll::dtype_size(coll::dtype::int64), 8u);
+  EXPECT_EQ(coll::dtype_size(coll::dtype::int32), 4u);
+  EXPECT_THROW(coll::parse_dtype("bfloat17"), core::usage_error);
+}
+
+TEST(AllreduceMath, IterationsShrinkWithSize) {
+  EXPECT_EQ(coll::iterations_per_sample(8), 20);
+  EXPECT_EQ(coll::iterations_per_sample(1ull << 20), 16);
+  EXPECT_EQ(coll::iterations_per_sample(16ull << 20), 1);
+  EXPECT_EQ(coll::iterations_per_sample(1ull << 30), 1);
+}
+
+// Simulates an allreduce of 3 ranks on the host and checks that the pattern verifies, and
+// that one corrupted element is counted, in every data type.
+TEST(AllreduceMath, CheckPatternDetectsWrongElements) {
+  for (auto type :
+       {coll::dtype::float32, coll::dtype::float64, coll::dtype::int32, coll::dtype::int64}) {
+    const std::size_t count = 1000, bytes = count * coll::dtype_size(type);
+    std::vector<std::byte> sum(bytes), part(bytes);
+    for (int r = 0; r < 3; ++r) {
+      coll::fill_check(part, type, r, 7);
+      for (std::size_t i = 0; i < count; ++i) {
+        if (type == coll::dtype::float32) {
+          float a, b;
+          std::memcpy(&a, sum.data() + 4 * i, 4);
+          std::memcpy(&b, part.data() + 4 * i, 4);
+          a = (r == 0 ? 0 : a) + b;
+          std::memcpy(sum.data() + 4 * i, &a, 4);
+        } else if (type == coll::dtype::int32) {
+          std::int32_t a, b;
+          std::memcpy(&a, sum.data() + 4 * i, 4);
+          std::memcpy(&b, part.data() + 4 * i, 4);
+          a = (r == 0 ? 0 : a) + b;
+          std::memcpy(sum.data() + 4 * i, &a, 4);
+        } else if (type == coll::dtype::float64) {
+          double a, b;
+          std::memcpy(&a, sum.data() + 8 * i, 8);
+          std::memcpy(&b, part.data() + 8 * i, 8);
+          a = (r == 0 ? 0 : a) + b;
+          std::memcpy(sum.data() + 8 * i, &a, 8);
+        } else {
+          std::int64_t a, b;
+          std::memcpy(&a, sum.data() + 8 * i, 8);
+          std::memcpy(&b, part.data() + 8 * i, 8);
+          a = (r == 0 ? 0 : a) + b;
+          std::memcpy(sum.data() + 8 * i, &a, 8);
+        }
+      }
+    }
+    EXPECT_EQ(coll::count_wrong(sum, type, 3, 7), 0u) << coll::to_string(type);
+    EXPECT_GT(coll::count_wrong(sum, type, 3, 8), 0u) << "another seed must not verify";
+    EXPECT_GT(coll::count_wrong(sum, type, 2, 7), 0u) << "two ranks' sum must not match three";
+    sum[5 * coll::dtype_size(type)] ^= std::byte{0x40};
+    EXPECT_EQ(coll::count_wrong(sum, type, 3, 7), 1u) << coll::to_string(type);
+  }
+}
+
+TEST(AllreduceMath, ScalingTableUsesFirstMultiRankBaseline) {
+  std::vector<coll::scaling_row> rows = {
+      {1, 1, 1 << 20, 0.0, 8, 1.0, 0.0},      // one rank: busbw 0 by definition
+      {2, 2, 1 << 20, 10.0, 8, 20.0, 0.001},  // baseline
+      {4, 4, 1 << 20, 9.0, 8, 40.0, 0.0005},
+  };
+  const auto t = coll::scaling_table(rows);
+  EXPECT_EQ(t["baseline_nodes"], 2);
+  ASSERT_EQ(t["rows"].size(), 3u);
+  EXPECT_TRUE(t["rows"][0]["large"]["busbw_relative"].get<double>() == 0.0);
+  EXPECT_DOUBLE_EQ(t["rows"][2]["large"]["busbw_relative"].get<double>(), 0.9);
+  EXPECT_DOUBLE_EQ(t["rows"][2]["small"]["time_relative"].get<double>(), 2.0);
+  const auto none = coll::scaling_table({{1, 1, 8, 0, 8, 1, 0}});
+  EXPECT_TRUE(none["baseline_nodes"].is_null());
+  EXPECT_TRUE(none["rows"][0]["large"]["busbw_relative"].is_null());
+}

@@ -1,0 +1,36 @@
+#include "transports/collective/nccl_logic.hpp"
+
+namespace gpubench::coll {
+
+std::optional<int> device_for_local_rank(int local_rank, int device_count, std::string& why) {
+  if (device_count <= 0) {
+    why = "needs a CUDA device: none visible to this rank";
+    return std::nullopt;
+  }
+  if (local_rank < device_count) return local_rank;
+  if (device_count == 1) return 0;
+  why = "local rank " + std::to_string(local_rank) + " but only " + std::to_string(device_count) +
+        " GPUs visible: start one rank per GPU";
+  return std::nullopt;
+}
+
+std::vector<std::string> nccl_library_candidates(const std::optional<std::string>& explicit_path) {
+  if (explicit_path && !explicit_path->empty()) return {*explicit_path};
+  return {"libnccl.so.2", "libnccl.so"};
+}
+
+std::string nccl_version_text(int code) {
+  int major = 0, minor = 0, patch = 0;
+  if (code >= 20900) {
+    major = code / 10000;
+    minor = code % 10000 / 100;
+    patch = code % 100;
+  } else {
+    major = code / 1000;
+    minor = code % 1000 / 100;
+    patch = code % 100;
+  }
+  return std::to_string(major) + "." + std::to_string(minor) + "." + std::to_string(patch);
+}
+
+}  // namespace gpubench::coll

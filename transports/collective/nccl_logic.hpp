@@ -1,0 +1,24 @@
+// NCCL decisions that need no GPU, kept apart so they are unit-tested everywhere: which
+// device a rank drives, which library file to load, and how a version code reads.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace gpubench::coll {
+
+// The CUDA device of the `local_rank`-th rank of a node that sees `device_count` devices:
+// the local rank itself; 0 when each rank sees one device (a per-rank CUDA_VISIBLE_DEVICES);
+// nothing, with `why`, when there are more ranks than devices.
+std::optional<int> device_for_local_rank(int local_rank, int device_count, std::string& why);
+
+// Library names to try in order: an explicit GPUBENCH_NCCL_LIBRARY first, then the
+// loader's search (LD_LIBRARY_PATH, ld.so.cache).
+std::vector<std::string> nccl_library_candidates(const std::optional<std::string>& explicit_path);
+
+// NCCL's version code (ncclGetVersion, NCCL_VERSION_CODE) as "2.28.9": codes from 2.9 on
+// are major*10000 + minor*100 + patch, older ones major*1000 + minor*100 + patch.
+std::string nccl_version_text(int code);
+
+}  // namespace gpubench::coll

@@ -1,0 +1,184 @@
+#include "transports/nccl/nccl_allreduce.hpp"
+
+#include <chrono>
+#include <stdexcept>
+#include <thread>
+
+#include <fmt/format.h>
+
+#include "core/units.hpp"
+#include "transports/collective/nccl_logic.hpp"
+
+namespace gpubench::coll::nccl {
+
+namespace {
+
+ncclDataType_t to_nccl(dtype t) {
+  switch (t) {
+    case dtype::float32:
+      return ncclFloat32;
+    case dtype::float64:
+      return ncclFloat64;
+    case dtype::int32:
+      return ncclInt32;
+    case dtype::int64:
+      return ncclInt64;
+  }
+  return ncclFloat32;
+}
+
+}  // namespace
+
+allreduce::allreduce(const library& lib, const std::vector<int>& devices, int first_rank,
+                     int nranks, const ncclUniqueId& id, dtype type, double stall_timeout_s)
+    : m_lib(lib), m_type(type), m_nranks(nranks), m_stall_timeout_s(stall_timeout_s) {
+  // The device is current before the stream, the buffers and the communicator exist:
+  // otherwise every one of them lands on GPU 0.
+  for (std::size_t i = 0; i < devices.size(); ++i) {
+    gpu g;
+    g.device = devices[i];
+    g.rank = first_rank + static_cast<int>(i);
+    g.stream = std::make_unique<cuda_stream>(g.device);
+    m_gpus.push_back(std::move(g));
+  }
+  const bool grouped = m_gpus.size() > 1;
+  try {
+    if (grouped) m_lib.check(m_lib.fn().group_start(), "ncclGroupStart");
+    for (auto& g : m_gpus) {
+      cuda_check(cudaSetDevice(g.device), "cudaSetDevice(" + std::to_string(g.device) + ")");
+      const ncclResult_t r = m_lib.fn().comm_init_rank(&g.comm, nranks, id, g.rank);
+      if (!grouped)
+        m_lib.check(
+            r, fmt::format("ncclCommInitRank (rank {} of {}, GPU {})", g.rank, nranks, g.device));
+    }
+    if (grouped)
+      m_lib.check(m_lib.fn().group_end(),
+                  fmt::format("ncclCommInitRank of {} local GPUs (ncclGroupEnd)", m_gpus.size()));
+  } catch (...) {
+    // No destructor runs for a half-built object: release what was initialised here.
+    abort_all();
+    throw;
+  }
+}
+
+allreduce::~allreduce() {
+  for (auto& g : m_gpus) {
+    if (!g.comm) continue;
+    cudaSetDevice(g.device);
+    if (m_aborted) continue;  // already aborted
+    m_lib.fn().comm_destroy(g.comm);
+  }
+}
+
+void allreduce::abort_all() {
+  for (auto& g : m_gpus)
+    if (g.comm) m_lib.fn().comm_abort(g.comm);
+  m_aborted = true;
+}
+
+void allreduce::prepare(std::uint64_t max_count) {
+  const std::size_t bytes = max_count * dtype_size(m_type);
+  for (auto& g : m_gpus) {
+    g.send = std::make_unique<device_buffer>(g.device, bytes);
+    g.recv = std::make_unique<device_buffer>(g.device, bytes);
+  }
+}
+
+void allreduce::fill_check(std::uint64_t count, std::uint32_t seed) {
+  const std::size_t bytes = count * dtype_size(m_type);
+  std::vector<std::byte> host(bytes);
+  for (auto& g : m_gpus) {
+    coll::fill_check(host, m_type, g.rank, seed);
+    cuda_check(cudaSetDevice(g.device), "cudaSetDevice");
+    cuda_check(cudaMemcpy(g.send->get(), host.data(), bytes, cudaMemcpyHostToDevice),
+               "copying check data to GPU " + std::to_string(g.device));
+    cuda_check(cudaMemcpy(g.recv->get(), host.data(), bytes, cudaMemcpyHostToDevice),
+               "copying check data to GPU " + std::to_string(g.device));
+  }
+}
+
+std::uint64_t allreduce::count_wrong(std::uint64_t count, std::uint32_t seed) {
+  const std::size_t bytes = count * dtype_size(m_type);
+  std::vector<std::byte> host(bytes);
+  std::uint64_t wrong = 0;
+  for (auto& g : m_gpus) {
+    cuda_check(cudaSetDevice(g.device), "cudaSetDevice");
+    cuda_check(cudaMemcpy(host.data(), g.recv->get(), bytes, cudaMemcpyDeviceToHost),
+               "copying the reduced data from GPU " + std::to_string(g.device));
+    wrong += coll::count_wrong(host, m_type, m_nranks, seed);
+  }
+  return wrong;
+}
+
+void allreduce::wait_all(const std::string& what) {
+  const auto deadline =
+      std::chrono::steady_clock::now() + std::chrono::duration<double>(m_stall_timeout_s);
+  for (auto& g : m_gpus) {
+    for (;;) {
+      const cudaError_t e = cudaStreamQuery(g.stream->get());
+      if (e == cudaSuccess) break;
+      if (e != cudaErrorNotReady) {
+        abort_all();
+        cuda_check(e, what + " on GPU " + std::to_string(g.device));
+      }
+      ncclResult_t async = ncclSuccess;
+      m_lib.check(m_lib.fn().comm_get_async_error(g.comm, &async), "ncclCommGetAsyncError");
+      if (async != ncclSuccess) {
+        abort_all();
+        m_lib.check(async, what + " (asynchronous NCCL error, communicator aborted)");
+      }
+      if (std::chrono::steady_clock::now() > deadline) {
+        abort_all();
+        throw std::runtime_error(fmt::format(
+            "{}: not complete after {:g} s (--coll-timeout); a peer rank died or hangs, "
+            "communicator aborted",
+            what, m_stall_timeout_s));
+      }
+      std::this_thread::yield();
+    }
+  }
+}
+
+double allreduce::run(std::uint64_t count, int iters, bool in_place) {
+  const ncclDataType_t type = to_nccl(m_type);
+  const std::string what = fmt::format("ncclAllReduce of {} over {} ranks",
+                                       core::format_bytes(count * dtype_size(m_type)), m_nranks);
+  const bool grouped = m_gpus.size() > 1;
+  // No synchronisation between the calls: the time is from the first enqueue to the end of
+  // the last collective on every stream.
+  const auto start = std::chrono::steady_clock::now();
+  for (int i = 0; i < iters; ++i) {
+    if (grouped) m_lib.check(m_lib.fn().group_start(), "ncclGroupStart");
+    for (auto& g : m_gpus) {
+      const void* src = in_place ? g.recv->get() : g.send->get();
+      const ncclResult_t r =
+          m_lib.fn().all_reduce(src, g.recv->get(), count, type, ncclSum, g.comm, g.stream->get());
+      if (!grouped) m_lib.check(r, what);
+    }
+    if (grouped) m_lib.check(m_lib.fn().group_end(), what + " (ncclGroupEnd)");
+  }
+  wait_all(what);
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+nlohmann::json allreduce::describe() const {
+  nlohmann::json devices = nlohmann::json::array();
+  for (const auto& g : m_gpus) {
+    cudaDeviceProp prop{};
+    nlohmann::json d = {{"device", g.device}, {"rank", g.rank}};
+    if (cudaGetDeviceProperties(&prop, g.device) == cudaSuccess) {
+      d["name"] = prop.name;
+      d["pci_bus_id"] =
+          fmt::format("{:04x}:{:02x}:{:02x}.0", prop.pciDomainID, prop.pciBusID, prop.pciDeviceID);
+    }
+    devices.push_back(std::move(d));
+  }
+  return {{"buffers", "cuda"},
+          {"call", "ncclAllReduce"},
+          {"nccl_runtime", nccl_version_text(m_lib.version_code())},
+          {"nccl_compiled", nccl_version_text(NCCL_VERSION_CODE)},
+          {"library", m_lib.path()},
+          {"devices", devices}};
+}
+
+}  // namespace gpubench::coll::nccl
