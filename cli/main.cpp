@@ -29,10 +29,9 @@ int run(int argc, char** argv) {
   benchmarks::register_all(registry);
   const cli::environment env{registry, std::vector<std::string>(argv, argv + argc)};
 
-  CLI::App app{
-      "gpubench: interconnect and scaling benchmarks (host memory, PCIe, NVLink, "
-      "RDMA against TCP, allreduce from 1 to N nodes)",
-      "gpubench"};
+  CLI::App app{"gpubench: interconnect and scaling benchmarks (host memory, PCIe, NVLink, "
+               "RDMA against TCP, allreduce from 1 to N nodes)",
+               "gpubench"};
   app.set_version_flag("--version", cli::version_text());
   app.require_subcommand(1);
   app.footer(
