@@ -29,9 +29,10 @@ int run(int argc, char** argv) {
   benchmarks::register_all(registry);
   const cli::environment env{registry, std::vector<std::string>(argv, argv + argc)};
 
-  CLI::App app{"gpubench: interconnect and scaling benchmarks (host memory, PCIe, NVLink, "
-               "RDMA against TCP, allreduce from 1 to N nodes)",
-               "gpubench"};
+  CLI::App app{
+      "gpubench: interconnect and scaling benchmarks (host memory, PCIe, NVLink, "
+      "RDMA against TCP, allreduce from 1 to N nodes)",
+      "gpubench"};
   app.set_version_flag("--version", cli::version_text());
   app.require_subcommand(1);
   app.footer(
@@ -40,6 +41,7 @@ int run(int argc, char** argv) {
       "`gpubench --suite S` is short for `gpubench run --suite S`.");
   std::vector<cli::command> commands = {cli::setup_list(app, env), cli::setup_run(app, env),
                                         cli::setup_topo(app, env)};
+  commands.push_back(cli::setup_compare(app, env));
   commands.push_back(cli::setup_report(app, env));
 
   std::vector<std::string> args = with_default_command(argc, argv);

@@ -36,7 +36,8 @@ struct run_options {
 int run_run(const run_options& o, const environment& env) {
   const auto selected = env.registry.select(o.suite, o.filter);
   if (selected.empty())
-    throw core::usage_error("no benchmark of suite '" + o.suite + "' matches --filter '" + o.filter + "'");
+    throw core::usage_error("no benchmark of suite '" + o.suite + "' matches --filter '" +
+                            o.filter + "'");
 
   core::interrupt_guard guard;
   core::run_context ctx;
@@ -81,7 +82,8 @@ command setup_run(CLI::App& app, const environment& env) {
   auto o = std::make_shared<run_options>();
   sub->add_option("--suite", o->suite, "memory, gpu, network, collectives or interconnect (all)")
       ->required();
-  sub->add_option("--filter", o->filter, "Only benchmarks whose id matches this regular expression");
+  sub->add_option("--filter", o->filter,
+                  "Only benchmarks whose id matches this regular expression");
   sub->add_option("--out", o->out, "Result file (default: results/gpubench-SUITE-HOST-TIME.json)");
   sub->add_option("--peer", o->peer, "HOST[:PORT] of a `gpubench serve` for network benchmarks");
   sub->add_option("--sizes", o->sizes, "Message sizes MIN:MAX (powers of two), e.g. 4K:64M");

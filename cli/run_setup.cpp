@@ -14,7 +14,8 @@ namespace gpubench::cli {
 
 nlohmann::json describe_system(const core::registry& registry) {
   nlohmann::json system = core::probe_system();
-  for (const auto& probe : registry.system_probes()) probe(system);
+  for (const auto& probe : registry.system_probes())
+    probe(system);
   return system;
 }
 
@@ -35,7 +36,8 @@ std::string make_run_id(const std::string& host) {
 }
 
 std::filesystem::path default_result_path(const std::string& suite, const std::string& host) {
-  return std::filesystem::path("results") / fmt::format("gpubench-{}-{}-{}.json", suite, host, utc_stamp());
+  return std::filesystem::path("results") /
+         fmt::format("gpubench-{}-{}-{}.json", suite, host, utc_stamp());
 }
 
 std::string self_executable() {

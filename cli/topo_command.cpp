@@ -24,7 +24,8 @@ void print_tree(const nlohmann::json& j, int indent) {
     } else if (value.is_array() && value.empty()) {
       fmt::print("{}{}: none\n", pad, key);
     } else {
-      fmt::print("{}{}: {}\n", pad, key, value.is_string() ? value.get<std::string>() : value.dump());
+      fmt::print("{}{}: {}\n", pad, key,
+                 value.is_string() ? value.get<std::string>() : value.dump());
     }
   }
 }
@@ -32,7 +33,8 @@ void print_tree(const nlohmann::json& j, int indent) {
 }  // namespace
 
 command setup_topo(CLI::App& app, const environment& env) {
-  auto* sub = app.add_subcommand("topo", "Describe this machine: CPU, NUMA, NICs, RDMA, GPUs, software");
+  auto* sub =
+      app.add_subcommand("topo", "Describe this machine: CPU, NUMA, NICs, RDMA, GPUs, software");
   auto as_json = std::make_shared<bool>(false);
   sub->add_flag("--json", *as_json, "Print the system block as JSON");
   return {sub, [&env, as_json] {

@@ -22,8 +22,12 @@ struct metric_info {
   bool higher_is_better = true;
 };
 
-inline metric_info bandwidth_metric() { return {"bandwidth", "GB/s", true}; }
-inline metric_info latency_metric() { return {"latency", "us", false}; }
+inline metric_info bandwidth_metric() {
+  return {"bandwidth", "GB/s", true};
+}
+inline metric_info latency_metric() {
+  return {"latency", "us", false};
+}
 
 // Whether a benchmark can run here; when not, `reason` says what is missing, in the form
 // "needs a CUDA device: none found".

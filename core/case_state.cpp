@@ -18,9 +18,9 @@ case_state::case_state(const benchmark_def& def, const run_context& ctx, case_re
 std::vector<std::uint64_t> case_state::sizes() const {
   if (m_def.sizes.min == 0) return {0};
   if (m_ctx.sizes) return power_of_two_sweep(m_ctx.sizes->min, m_ctx.sizes->max);
-  const std::uint64_t max =
-      m_ctx.quick && m_def.sizes.quick_max ? std::min(m_def.sizes.quick_max, m_def.sizes.max)
-                                           : m_def.sizes.max;
+  const std::uint64_t max = m_ctx.quick && m_def.sizes.quick_max
+                                ? std::min(m_def.sizes.quick_max, m_def.sizes.max)
+                                : m_def.sizes.max;
   return power_of_two_sweep(m_def.sizes.min, max);
 }
 

@@ -45,7 +45,8 @@ std::vector<const benchmark_def*> registry::select(const std::string& suite,
   const auto& suites = known_suites();
   if (std::find(suites.begin(), suites.end(), suite) == suites.end()) {
     std::string list;
-    for (const auto& s : suites) list += (list.empty() ? "" : ", ") + s;
+    for (const auto& s : suites)
+      list += (list.empty() ? "" : ", ") + s;
     throw usage_error("unknown suite '" + suite + "' (suites: " + list + ")");
   }
   std::regex re;

@@ -18,19 +18,26 @@ using nlohmann::json;
 
 std::string to_string(case_status s) {
   switch (s) {
-    case case_status::ok: return "ok";
-    case case_status::skipped: return "skipped";
-    case case_status::failed: return "failed";
+    case case_status::ok:
+      return "ok";
+    case case_status::skipped:
+      return "skipped";
+    case case_status::failed:
+      return "failed";
   }
   return "failed";
 }
 
 std::string to_string(run_status s) {
   switch (s) {
-    case run_status::running: return "partial";  // a file written mid-run is partial
-    case run_status::complete: return "complete";
-    case run_status::partial: return "partial";
-    case run_status::failed: return "failed";
+    case run_status::running:
+      return "partial";  // a file written mid-run is partial
+    case run_status::complete:
+      return "complete";
+    case run_status::partial:
+      return "partial";
+    case run_status::failed:
+      return "failed";
   }
   return "failed";
 }
@@ -38,12 +45,14 @@ std::string to_string(run_status s) {
 namespace {
 
 // JSON has no NaN or infinity; a non-finite number is written as null and read back as NaN.
-json number(double v) { return std::isfinite(v) ? json(v) : json(nullptr); }
+json number(double v) {
+  return std::isfinite(v) ? json(v) : json(nullptr);
+}
 
 json stats_json(const summary& s) {
-  json j = {{"count", s.count},   {"min", number(s.min)},       {"max", number(s.max)},
+  json j = {{"count", s.count},       {"min", number(s.min)},       {"max", number(s.max)},
             {"mean", number(s.mean)}, {"median", number(s.median)}, {"stdev", number(s.stdev)},
-            {"cv", number(s.cv)},   {"p90", number(s.p90)},       {"p99", number(s.p99)}};
+            {"cv", number(s.cv)},     {"p90", number(s.p90)},       {"p99", number(s.p99)}};
   if (s.p999) j["p99_9"] = number(*s.p999);
   return j;
 }
@@ -54,7 +63,7 @@ class reader {
   reader(const json& j, std::string path) : m_j(j), m_path(std::move(path)) {}
 
   [[noreturn]] void fail(const std::string& what) const {
-    throw input_error((m_path.empty() ? std::string("document") : m_path) + ": " + what);
+    throw input_error(m_path.empty() ? what : m_path + ": " + what);
   }
   const json& raw() const { return m_j; }
   const std::string& path() const { return m_path; }
@@ -66,7 +75,9 @@ class reader {
     return reader(*it, child(key));
   }
   bool has(const std::string& key) const { return m_j.is_object() && m_j.contains(key); }
-  reader at(std::size_t i) const { return reader(m_j.at(i), m_path + "[" + std::to_string(i) + "]"); }
+  reader at(std::size_t i) const {
+    return reader(m_j.at(i), m_path + "[" + std::to_string(i) + "]");
+  }
 
   std::string str() const {
     if (!m_j.is_string()) fail("expected a string");
@@ -128,7 +139,8 @@ point_result read_point(const reader& r) {
   const reader samples = r.at("samples");
   const std::size_t n = samples.array_size();
   p.samples.reserve(n);
-  for (std::size_t i = 0; i < n; ++i) p.samples.push_back(samples.at(i).num());
+  for (std::size_t i = 0; i < n; ++i)
+    p.samples.push_back(samples.at(i).num());
   if (r.has("extra")) p.extra = r.at("extra").object();
   if (r.has("stopped_by")) p.stopped_by = r.at("stopped_by").str();
   if (r.has("warmup")) p.warmup = r.at("warmup").count();
@@ -140,10 +152,12 @@ case_result read_case(const reader& r) {
   case_result c;
   c.benchmark = r.at("benchmark").str();
   c.params = r.at("params").object();
-  c.status = r.at("status").choice<case_status>(
-      {{"ok", case_status::ok}, {"skipped", case_status::skipped}, {"failed", case_status::failed}});
+  c.status = r.at("status").choice<case_status>({{"ok", case_status::ok},
+                                                 {"skipped", case_status::skipped},
+                                                 {"failed", case_status::failed}});
   if (r.has("reason")) c.reason = r.at("reason").str();
-  if (c.status != case_status::ok && c.reason.empty()) r.at("reason").fail("required when status is not ok");
+  if (c.status != case_status::ok && c.reason.empty())
+    r.at("reason").fail("required when status is not ok");
   c.metric = r.at("metric").str();
   c.unit = r.at("unit").str();
   c.better = r.at("better").choice<std::string>({{"higher", "higher"}, {"lower", "lower"}});
@@ -154,7 +168,8 @@ case_result read_case(const reader& r) {
   if (r.has("context")) c.context = r.at("context").object();
   const reader points = r.at("points");
   const std::size_t n = points.array_size();
-  for (std::size_t i = 0; i < n; ++i) c.points.push_back(read_point(points.at(i)));
+  for (std::size_t i = 0; i < n; ++i)
+    c.points.push_back(read_point(points.at(i)));
   return c;
 }
 
@@ -166,7 +181,8 @@ json to_json(const result_file& f) {
     json points = json::array();
     for (const auto& p : c.points) {
       json samples = json::array();
-      for (double v : p.samples) samples.push_back(number(v));
+      for (double v : p.samples)
+        samples.push_back(number(v));
       points.push_back({{"bytes", p.bytes},
                         {"stats", stats_json(p.stats)},
                         {"samples", std::move(samples)},
@@ -175,12 +191,18 @@ json to_json(const result_file& f) {
                         {"warmup", p.warmup},
                         {"seconds", number(p.seconds)}});
     }
-    json jc = {{"benchmark", c.benchmark}, {"params", c.params},  {"status", to_string(c.status)},
-               {"metric", c.metric},       {"unit", c.unit},      {"better", c.better},
-               {"context", c.context},     {"points", std::move(points)}};
+    json jc = {{"benchmark", c.benchmark},
+               {"params", c.params},
+               {"status", to_string(c.status)},
+               {"metric", c.metric},
+               {"unit", c.unit},
+               {"better", c.better},
+               {"context", c.context},
+               {"points", std::move(points)}};
     if (c.status != case_status::ok) jc["reason"] = c.reason;
     if (c.peak)
-      jc["peak"] = {{"value", number(c.peak->value)}, {"unit", c.peak->unit}, {"basis", c.peak->basis}};
+      jc["peak"] = {
+          {"value", number(c.peak->value)}, {"unit", c.peak->unit}, {"basis", c.peak->basis}};
     results.push_back(std::move(jc));
   }
   return {{"schema", f.schema},
@@ -212,7 +234,8 @@ result_file result_from_json(const json& j, const std::string& origin) {
     f.run.started = run.at("started").str();
     f.run.finished = run.at("finished").str();
     const reader argv = run.at("argv");
-    for (std::size_t i = 0, n = argv.array_size(); i < n; ++i) f.run.argv.push_back(argv.at(i).str());
+    for (std::size_t i = 0, n = argv.array_size(); i < n; ++i)
+      f.run.argv.push_back(argv.at(i).str());
     f.run.suite = run.at("suite").str();
     f.run.status = run.at("status").choice<run_status>({{"complete", run_status::complete},
                                                         {"partial", run_status::partial},
@@ -271,7 +294,8 @@ void write_file_atomically(const std::filesystem::path& path, const std::string&
   if (::rename(tmp.c_str(), path.c_str()) != 0) {
     const int err = errno;
     ::unlink(tmp.c_str());
-    throw std::runtime_error(errno_message("renaming " + tmp.string() + " to " + path.string(), err));
+    throw std::runtime_error(
+        errno_message("renaming " + tmp.string() + " to " + path.string(), err));
   }
 }
 

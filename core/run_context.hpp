@@ -20,10 +20,10 @@ struct option_spec {
 
 struct run_context {
   bool quick = false;
-  std::optional<std::string> peer;           // HOST[:PORT] of a `gpubench serve`
-  std::optional<size_range> sizes;           // --sizes overrides every sweep
-  std::map<std::string, std::string> options;  // family options by name, as given
-  std::string self_exe;                      // this program, for launching itself (mpirun)
+  std::optional<std::string> peer;               // HOST[:PORT] of a `gpubench serve`
+  std::optional<size_range> sizes;               // --sizes overrides every sweep
+  std::map<std::string, std::string> options;    // family options by name, as given
+  std::string self_exe;                          // this program, for launching itself (mpirun)
   const std::atomic<bool>* interrupt = nullptr;  // set on SIGINT/SIGTERM
 
   bool interrupted() const { return interrupt && interrupt->load(std::memory_order_relaxed); }

@@ -39,16 +39,19 @@ std::vector<case_result> runner::plan(const benchmark_def& def) const {
     out.back().reason = req.reason;
     return out;
   }
-  for (auto& p : params) out.push_back(blank_case(def, std::move(p)));
+  for (auto& p : params)
+    out.push_back(blank_case(def, std::move(p)));
   return out;
 }
 
 bool runner::run_case(const benchmark_def& def, case_result& c, std::size_t index,
                       std::size_t total) {
-  for (auto* r : m_reporters) r->case_started(c, index, total);
+  for (auto* r : m_reporters)
+    r->case_started(c, index, total);
   if (c.status == case_status::skipped) return true;
   case_state state(def, m_ctx, c, [this](const case_result& cr, const point_result& p) {
-    for (auto* r : m_reporters) r->point_finished(cr, p);
+    for (auto* r : m_reporters)
+      r->point_finished(cr, p);
   });
   try {
     def.body(state);
@@ -69,11 +72,13 @@ bool runner::run_case(const benchmark_def& def, case_result& c, std::size_t inde
 
 void runner::run(const std::vector<const benchmark_def*>& selected, result_file& file) {
   file.run.status = run_status::running;
-  for (auto* r : m_reporters) r->run_started(file);
+  for (auto* r : m_reporters)
+    r->run_started(file);
 
   std::vector<std::pair<const benchmark_def*, case_result>> work;
   for (const auto* def : selected)
-    for (auto& c : plan(*def)) work.emplace_back(def, std::move(c));
+    for (auto& c : plan(*def))
+      work.emplace_back(def, std::move(c));
 
   bool complete = true;
   for (std::size_t i = 0; i < work.size() && complete; ++i) {
@@ -84,11 +89,13 @@ void runner::run(const std::vector<const benchmark_def*>& selected, result_file&
     auto& [def, c] = work[i];
     complete = run_case(*def, c, i, work.size());
     file.results.push_back(std::move(c));
-    for (auto* r : m_reporters) r->case_finished(file, file.results.back());
+    for (auto* r : m_reporters)
+      r->case_finished(file, file.results.back());
   }
   file.run.status = complete ? run_status::complete : run_status::partial;
   file.run.finished = rfc3339_now();
-  for (auto* r : m_reporters) r->run_finished(file);
+  for (auto* r : m_reporters)
+    r->run_finished(file);
 }
 
 }  // namespace gpubench::core

@@ -21,7 +21,8 @@ double percentile_sorted(std::span<const double> sorted, double q) {
 double sample_stdev(std::span<const double> values, double mean) {
   if (values.size() < 2) return 0.0;
   double sq = 0.0;
-  for (double v : values) sq += (v - mean) * (v - mean);
+  for (double v : values)
+    sq += (v - mean) * (v - mean);
   return std::sqrt(sq / static_cast<double>(values.size() - 1));
 }
 
@@ -30,7 +31,8 @@ double median_abs_deviation(std::span<const double> values) {
   std::vector<double> sorted(values.begin(), values.end());
   std::sort(sorted.begin(), sorted.end());
   const double med = percentile_sorted(sorted, 0.5);
-  for (double& v : sorted) v = std::fabs(v - med);
+  for (double& v : sorted)
+    v = std::fabs(v - med);
   std::sort(sorted.begin(), sorted.end());
   return percentile_sorted(sorted, 0.5);
 }

@@ -8,11 +8,16 @@ namespace gpubench::core {
 
 std::string_view to_string(stop_reason r) {
   switch (r) {
-    case stop_reason::noise: return "noise";
-    case stop_reason::timeout: return "timeout";
-    case stop_reason::max_samples: return "max_samples";
-    case stop_reason::interrupted: return "interrupted";
-    case stop_reason::consensus: return "consensus";
+    case stop_reason::noise:
+      return "noise";
+    case stop_reason::timeout:
+      return "timeout";
+    case stop_reason::max_samples:
+      return "max_samples";
+    case stop_reason::interrupted:
+      return "interrupted";
+    case stop_reason::consensus:
+      return "consensus";
   }
   return "unknown";
 }

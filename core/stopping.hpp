@@ -12,9 +12,9 @@ namespace gpubench::core {
 
 struct stopping_criteria {
   std::size_t min_samples = 10;
-  double min_time = 0.05;       // seconds of timed samples before noise may stop a point
-  double max_noise = 0.005;     // relative standard error of the median
-  double timeout = 5.0;         // seconds per point, the hard limit
+  double min_time = 0.05;    // seconds of timed samples before noise may stop a point
+  double max_noise = 0.005;  // relative standard error of the median
+  double timeout = 5.0;      // seconds per point, the hard limit
   std::size_t max_samples = 1'000'000;
   std::size_t warmup_samples = 2;  // never counted
 };

@@ -18,12 +18,18 @@ std::uint64_t parse_bytes(std::string_view text) {
     throw usage_error("'" + std::string(text) + "' is not a byte size (examples: 64, 4K, 1GiB)");
   std::string suffix(end, static_cast<const char*>(t.data() + t.size()));
   std::uint64_t mult = 1;
-  if (suffix.empty() || suffix == "B") mult = 1;
-  else if (suffix == "K" || suffix == "KB" || suffix == "KIB") mult = 1ULL << 10;
-  else if (suffix == "M" || suffix == "MB" || suffix == "MIB") mult = 1ULL << 20;
-  else if (suffix == "G" || suffix == "GB" || suffix == "GIB") mult = 1ULL << 30;
-  else if (suffix == "T" || suffix == "TB" || suffix == "TIB") mult = 1ULL << 40;
-  else throw usage_error("'" + std::string(text) + "': unknown size suffix '" + suffix + "'");
+  if (suffix.empty() || suffix == "B")
+    mult = 1;
+  else if (suffix == "K" || suffix == "KB" || suffix == "KIB")
+    mult = 1ULL << 10;
+  else if (suffix == "M" || suffix == "MB" || suffix == "MIB")
+    mult = 1ULL << 20;
+  else if (suffix == "G" || suffix == "GB" || suffix == "GIB")
+    mult = 1ULL << 30;
+  else if (suffix == "T" || suffix == "TB" || suffix == "TIB")
+    mult = 1ULL << 40;
+  else
+    throw usage_error("'" + std::string(text) + "': unknown size suffix '" + suffix + "'");
   if (value > UINT64_MAX / mult) throw usage_error("'" + std::string(text) + "' is too large");
   return value * mult;
 }

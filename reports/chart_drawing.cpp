@@ -4,6 +4,8 @@
 #include <array>
 #include <cmath>
 
+#include <fmt/format.h>
+
 #include "reports/cairo_text.hpp"
 #include "reports/text_format.hpp"
 
@@ -119,7 +121,7 @@ void draw_grid(cairo_t* cr, const axes& a, const line_chart& c) {
     cairo_line_to(cr, a.x1, y);
     cairo_stroke(cr);
     cairo_set_source_rgb(cr, 0.25, 0.25, 0.25);
-    const auto l = make_layout(cr, format_value(v), tick);
+    const auto l = make_layout(cr, fmt::format("{:g}", v), tick);
     draw_layout(cr, l.get(), a.x0 - 6 - layout_width(l.get()), y - layout_height(l.get()) / 2);
   }
   // X ticks at powers of two, thinned to at most about 12 labels.

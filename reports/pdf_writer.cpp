@@ -152,12 +152,14 @@ class pdf_pages {
     measure(t.header, true);
     for (const auto& r : t.rows)
       measure(r, false);
-    double total = 0;
+    // Columns narrower than an equal share keep their width; the wide ones share the rest.
+    const double share = content_width / static_cast<double>(w.size());
+    double narrow = 0, wide = 0;
     for (double x : w)
-      total += x;
-    if (total > content_width)
+      (x <= share ? narrow : wide) += x;
+    if (narrow + wide > content_width && wide > 0)
       for (double& x : w)
-        x *= content_width / total;
+        if (x > share) x *= (content_width - narrow) / wide;
     return w;
   }
 

@@ -1,5 +1,6 @@
 #include "reports/report_builder.hpp"
 
+#include "reports/comparison_section.hpp"
 #include "reports/summary_section.hpp"
 #include "reports/views.hpp"
 
@@ -15,6 +16,7 @@ document build_report(const std::vector<run_input>& runs, const reference_set& r
   doc.sections.push_back(summary_section(runs));
   for (auto& s : measurement_sections(runs, refs))
     doc.sections.push_back(std::move(s));
+  if (auto s = comparison_section(runs)) doc.sections.push_back(std::move(*s));
   return doc;
 }
 

@@ -8,13 +8,18 @@ namespace gpubench::reports {
 
 namespace {
 
+// What a device is, without what tells identical devices apart (index, UUID, PCI address),
+// so eight identical GPUs read as one line.
 std::string device_text(const nlohmann::json& item) {
   if (!item.is_object()) return param_text(item);
+  static const std::vector<std::string> identity = {"index", "uuid",   "serial", "pci_bus_id",
+                                                    "pci",   "bus_id", "mac",    "address"};
   std::string name, rest;
   for (const char* key : {"name", "model", "device", "interface", "ifname"})
     if (name.empty() && item.contains(key)) name = param_text(item.at(key));
   for (const auto& [key, value] : item.items()) {
     if (param_text(value) == name || value.is_object() || value.is_array()) continue;
+    if (std::find(identity.begin(), identity.end(), key) != identity.end()) continue;
     rest += (rest.empty() ? "" : ", ") + key + "=" + param_text(value);
   }
   if (name.empty()) return rest;
@@ -30,9 +35,19 @@ std::string count_text(std::size_t n, const char* what) {
 std::string system_value_text(const nlohmann::json& value) {
   if (value.is_array()) {
     if (value.empty()) return "none";
-    std::string out = std::to_string(value.size()) + ": ";
-    for (std::size_t i = 0; i < value.size(); ++i)
-      out += (i ? "; " : "") + device_text(value[i]);
+    std::vector<std::pair<std::string, std::size_t>> kinds;  // in order of first appearance
+    for (const auto& item : value) {
+      const std::string text = device_text(item);
+      auto it =
+          std::find_if(kinds.begin(), kinds.end(), [&](const auto& k) { return k.first == text; });
+      if (it == kinds.end())
+        kinds.emplace_back(text, 1);
+      else
+        ++it->second;
+    }
+    std::string out;
+    for (const auto& [text, n] : kinds)
+      out += (out.empty() ? "" : "; ") + (n > 1 ? std::to_string(n) + " x " : "") + text;
     return out;
   }
   if (value.is_object()) {

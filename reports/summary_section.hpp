@@ -11,7 +11,7 @@ namespace gpubench::reports {
 section summary_section(const std::vector<run_input>& runs);
 
 // A system block value in one line: scalars as text, objects as "key: value; ...", device
-// lists as "2: name (key=value, ...); name (...)".
+// lists as "8 x name (key=value, ...); name (...)", identical devices counted once.
 std::string system_value_text(const nlohmann::json& value);
 
 }  // namespace gpubench::reports

@@ -16,7 +16,7 @@ std::string format_value(double v) {
 }
 
 std::string format_size(std::uint64_t bytes) {
-  static constexpr const char* suffixes[] = {"", "K", "M", "G", "T"};
+  static constexpr const char* suffixes[] = {"B", "K", "M", "G", "T"};
   std::size_t unit = 0;
   while (unit < 4 && bytes >= 1024 && bytes % 1024 == 0) {
     bytes /= 1024;

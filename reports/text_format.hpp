@@ -10,7 +10,7 @@ namespace gpubench::reports {
 
 // Three to four significant digits, no exponent for everyday magnitudes; "-" for NaN.
 std::string format_value(double v);
-// "4K", "64M", "1G": short binary sizes for axes and tables.
+// "8B", "4K", "64M", "1G": short binary sizes for axes and tables.
 std::string format_size(std::uint64_t bytes);
 // A parameter value as text: strings bare, everything else as JSON.
 std::string param_text(const nlohmann::json& v);

@@ -6,7 +6,9 @@ namespace gpubench::benchmarks {
 
 namespace {
 // Keeps the compiler from merging or dropping repeated copies of the same bytes.
-inline void clobber_memory() { asm volatile("" : : : "memory"); }
+inline void clobber_memory() {
+  asm volatile("" : : : "memory");
+}
 }  // namespace
 
 copy_team::copy_team(const numa_topology& topo, unsigned threads, std::optional<unsigned> node)

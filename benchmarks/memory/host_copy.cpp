@@ -49,7 +49,8 @@ void host_copy_body(core::case_state& state) {
 
   host_buffer src(topo, max_size, src_node);
   host_buffer dst(topo, max_size, dst_node);
-  for (std::size_t i = 0; i < max_size; ++i) src.data()[i] = static_cast<std::byte>(i * 131u);
+  for (std::size_t i = 0; i < max_size; ++i)
+    src.data()[i] = static_cast<std::byte>(i * 131u);
   // Threads run on the source's node: reads stay local, the copy crosses to dst's node.
   copy_team team(topo, threads, src_node);
   if (src_node || dst_node)
@@ -79,8 +80,8 @@ void register_memory_host_copy(core::registry& r) {
   def.sizes = {4u << 10, 1ull << 30, 64u << 20};
   def.criteria.min_samples = 10;
   def.criteria.min_time = 0.02;
-  def.criteria.max_noise = 0.005;
-  def.criteria.timeout = 2.0;
+  def.criteria.max_noise = 0.01;
+  def.criteria.timeout = 1.0;
   def.criteria.warmup_samples = 1;
   def.cases = host_copy_cases;
   def.body = host_copy_body;

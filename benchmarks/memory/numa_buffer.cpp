@@ -17,13 +17,16 @@ numa_topology::numa_topology() {
   }
 }
 
-numa_topology::~numa_topology() { hwloc_topology_destroy(m_topo); }
+numa_topology::~numa_topology() {
+  hwloc_topology_destroy(m_topo);
+}
 
 std::vector<unsigned> numa_topology::nodes() const {
   std::vector<unsigned> out;
   const int n = hwloc_get_nbobjs_by_type(m_topo, HWLOC_OBJ_NUMANODE);
   for (int i = 0; i < n; ++i)
-    out.push_back(hwloc_get_obj_by_type(m_topo, HWLOC_OBJ_NUMANODE, static_cast<unsigned>(i))->os_index);
+    out.push_back(
+        hwloc_get_obj_by_type(m_topo, HWLOC_OBJ_NUMANODE, static_cast<unsigned>(i))->os_index);
   return out;
 }
 
@@ -44,8 +47,9 @@ host_buffer::host_buffer(const numa_topology& topo, std::size_t bytes, std::opti
   if (node) {
     hwloc_obj_t obj = hwloc_get_numanode_obj_by_os_index(topo.get(), *node);
     if (obj == nullptr) throw std::runtime_error("no NUMA node " + std::to_string(*node));
-    m_data = static_cast<std::byte*>(hwloc_alloc_membind(
-        topo.get(), bytes, obj->nodeset, HWLOC_MEMBIND_BIND, HWLOC_MEMBIND_BYNODESET | HWLOC_MEMBIND_STRICT));
+    m_data = static_cast<std::byte*>(
+        hwloc_alloc_membind(topo.get(), bytes, obj->nodeset, HWLOC_MEMBIND_BIND,
+                            HWLOC_MEMBIND_BYNODESET | HWLOC_MEMBIND_STRICT));
   } else {
     m_data = static_cast<std::byte*>(hwloc_alloc(topo.get(), bytes));
   }
@@ -56,6 +60,8 @@ host_buffer::host_buffer(const numa_topology& topo, std::size_t bytes, std::opti
   std::memset(m_data, 0x5a, bytes);
 }
 
-host_buffer::~host_buffer() { hwloc_free(m_topo.get(), m_data, m_size); }
+host_buffer::~host_buffer() {
+  hwloc_free(m_topo.get(), m_data, m_size);
+}
 
 }  // namespace gpubench::benchmarks

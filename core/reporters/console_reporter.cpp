@@ -60,21 +60,25 @@ void console_reporter::case_finished(const result_file&, const case_result& c) {
 void console_reporter::run_finished(const result_file& file) {
   for (const auto& c : file.results) {
     fmt::print(m_table, "\n# {}\n", heading(c));
-    if (c.status != case_status::ok) fmt::print(m_table, "#   {}: {}\n", to_string(c.status), c.reason);
+    if (c.status != case_status::ok)
+      fmt::print(m_table, "#   {}: {}\n", to_string(c.status), c.reason);
     if (c.points.empty()) continue;
-    if (c.peak) fmt::print(m_table, "#   peak {} {} ({})\n", value(c.peak->value), c.peak->unit, c.peak->basis);
+    if (c.peak)
+      fmt::print(m_table, "#   peak {} {} ({})\n", value(c.peak->value), c.peak->unit,
+                 c.peak->basis);
     const bool bw = c.better == "higher";
     if (bw)
-      fmt::print(m_table, "#  {:>10} {:>10} {:>10} {:>10} {:>6} {:>8} {:>8}  {}\n", "size", "median",
-                 "mean", "peak", "unit", c.peak ? "%peak" : "", "samples", "stopped by");
+      fmt::print(m_table, "#  {:>10} {:>10} {:>10} {:>10} {:>6} {:>8} {:>8}  {}\n", "size",
+                 "median", "mean", "peak", "unit", c.peak ? "%peak" : "", "samples", "stopped by");
     else
       fmt::print(m_table, "#  {:>10} {:>10} {:>10} {:>10} {:>10} {:>6} {:>8}  {}\n", "size", "min",
                  "median", "p99", "max", "unit", "samples", "stopped by");
     for (const auto& p : c.points) {
       const auto& s = p.stats;
       if (bw) {
-        const std::string pct =
-            c.peak && c.peak->value > 0 ? fmt::format("{:.1f}", 100 * s.median / c.peak->value) : "";
+        const std::string pct = c.peak && c.peak->value > 0
+                                    ? fmt::format("{:.1f}", 100 * s.median / c.peak->value)
+                                    : "";
         fmt::print(m_table, "   {:>10} {:>10} {:>10} {:>10} {:>6} {:>8} {:>8}  {}\n",
                    format_bytes(p.bytes), value(s.median), value(s.mean), value(s.max), c.unit, pct,
                    s.count, p.stopped_by);
@@ -88,8 +92,8 @@ void console_reporter::run_finished(const result_file& file) {
   std::size_t ok = 0, skipped = 0, failed = 0;
   for (const auto& c : file.results)
     (c.status == case_status::ok ? ok : c.status == case_status::skipped ? skipped : failed)++;
-  fmt::print(m_table, "\n# {} cases: {} ok, {} skipped, {} failed; run {}\n", file.results.size(), ok,
-             skipped, failed, to_string(file.run.status));
+  fmt::print(m_table, "\n# {} cases: {} ok, {} skipped, {} failed; run {}\n", file.results.size(),
+             ok, skipped, failed, to_string(file.run.status));
   std::fflush(m_table);
 }
 

@@ -4,6 +4,8 @@
 
 namespace gpubench::core {
 
-void json_file_reporter::write(const result_file& file) { write_result_file(m_path, file); }
+void json_file_reporter::write(const result_file& file) {
+  write_result_file(m_path, file);
+}
 
 }  // namespace gpubench::core

@@ -4,8 +4,8 @@
 #include <sstream>
 #include <thread>
 
-#include "core/system/system_probe.hpp"
 #include "core/system/sysfs.hpp"
+#include "core/system/system_probe.hpp"
 
 namespace gpubench::core {
 
@@ -34,7 +34,8 @@ std::string cpu_model(const probe_roots& roots) {
     const auto colon = line.find(':');
     if (colon == std::string::npos) continue;
     std::string key = line.substr(0, colon);
-    while (!key.empty() && std::isspace(static_cast<unsigned char>(key.back()))) key.pop_back();
+    while (!key.empty() && std::isspace(static_cast<unsigned char>(key.back())))
+      key.pop_back();
     if (key == "model name" || key == "Model") {
       auto v = line.substr(colon + 1);
       return v.substr(v.find_first_not_of(' '));
@@ -61,7 +62,8 @@ nlohmann::json probe_host(const probe_roots& roots) {
   const long page_size = ::sysconf(_SC_PAGE_SIZE);
   j["cpu"] = {{"model", cpu_model(roots)}, {"logical_cpus", online}};
   if (pages > 0 && page_size > 0)
-    j["memory_bytes"] = static_cast<unsigned long long>(pages) * static_cast<unsigned long long>(page_size);
+    j["memory_bytes"] =
+        static_cast<unsigned long long>(pages) * static_cast<unsigned long long>(page_size);
   return j;
 }
 

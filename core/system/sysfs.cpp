@@ -18,7 +18,8 @@ std::optional<std::string> read_line(const std::filesystem::path& p) {
   std::ifstream in(p);
   std::string line;
   if (!in || !std::getline(in, line)) return std::nullopt;
-  while (!line.empty() && std::isspace(static_cast<unsigned char>(line.back()))) line.pop_back();
+  while (!line.empty() && std::isspace(static_cast<unsigned char>(line.back())))
+    line.pop_back();
   return line;
 }
 

@@ -50,13 +50,18 @@ TEST(Registry, CartesianAxes) {
 TEST(Registry, AllDesignIdsRegistered) {
   core::registry r;
   benchmarks::register_all(r);
-  const std::map<std::string, std::string> expected = {
-      {"memory.host.copy", "memory"},     {"gpu.h2d", "gpu"},
-      {"gpu.d2h", "gpu"},                 {"gpu.bidir", "gpu"},
-      {"gpu.p2p.bandwidth", "gpu"},       {"gpu.p2p.latency", "gpu"},
-      {"gpu.host.latency", "gpu"},        {"net.tcp.latency", "network"},
-      {"net.tcp.bandwidth", "network"},   {"net.rdma.latency", "network"},
-      {"net.rdma.bandwidth", "network"},  {"coll.allreduce", "collectives"}};
+  const std::map<std::string, std::string> expected = {{"memory.host.copy", "memory"},
+                                                       {"gpu.h2d", "gpu"},
+                                                       {"gpu.d2h", "gpu"},
+                                                       {"gpu.bidir", "gpu"},
+                                                       {"gpu.p2p.bandwidth", "gpu"},
+                                                       {"gpu.p2p.latency", "gpu"},
+                                                       {"gpu.host.latency", "gpu"},
+                                                       {"net.tcp.latency", "network"},
+                                                       {"net.tcp.bandwidth", "network"},
+                                                       {"net.rdma.latency", "network"},
+                                                       {"net.rdma.bandwidth", "network"},
+                                                       {"coll.allreduce", "collectives"}};
   for (const auto& [id, suite] : expected) {
     const auto found = r.select(suite, "^" + id + "$");
     ASSERT_EQ(found.size(), 1u) << id;

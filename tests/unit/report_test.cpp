@@ -190,6 +190,46 @@ TEST(Report, SeveralRunsAreLabelledApart) {
   EXPECT_NE(runs[0].label.find("node-a"), std::string::npos);
 }
 
+TEST(Report, ComparisonAcrossRunsUsesTheComparisonModel) {
+  auto runs = load({"network.json"});
+  run_input after = runs[0];
+  after.path = "after.json";
+  after.file.run.id = "after";
+  after.file.run.started = "2026-11-22T09:00:00Z";
+  // TCP latency 30% worse in every sample: the comparison must call it, with the ratio.
+  for (auto& c : after.file.results)
+    if (c.benchmark == "net.tcp.latency")
+      for (auto& p : c.points) {
+        for (auto& v : p.samples) v *= 1.3;
+        p.stats.median *= 1.3;
+      }
+  runs.push_back(after);
+  check_and_label(runs);
+  const auto doc = build_report(runs, reference_set::builtin());
+  const auto* s = find_section(doc, "Comparison across runs");
+  ASSERT_NE(s, nullptr);
+  const auto tables = blocks_of<table>(*s);
+  ASSERT_FALSE(tables.empty());
+  const auto& t = *tables[0];
+  EXPECT_EQ(t.header[3], runs[0].label);
+  EXPECT_EQ(t.header[4], runs[1].label);
+  std::size_t slower = 0, same = 0;
+  for (const auto& row : t.rows) {
+    if (row[0] == "net.tcp.latency") {
+      EXPECT_EQ(row[5], "1.30x");
+      EXPECT_EQ(row[6], runs[0].label) << "the first run is better";
+      slower += row[7] == "SLOWER";
+    } else {
+      same += row[7] == "SAME";
+    }
+  }
+  EXPECT_EQ(slower, runs[0].file.results[0].points.size());
+  EXPECT_GT(same, 0u);
+  EXPECT_EQ(find_section(build_report({runs[0]}, reference_set::builtin()),
+                         "Comparison across runs"),
+            nullptr);
+}
+
 class ReportBadInput : public ::testing::Test {
  protected:
   void SetUp() override {

@@ -14,8 +14,8 @@ namespace {
 result_file sample_file() {
   result_file f;
   f.tool = {"gpubench", "0.1.0", "abc"};
-  f.run = {"id1", "2026-01-01T00:00:00Z", "2026-01-01T00:01:00Z", {"gpubench", "run"}, "memory",
-           run_status::complete};
+  f.run = {"id1",    "2026-01-01T00:00:00Z", "2026-01-01T00:01:00Z", {"gpubench", "run"},
+           "memory", run_status::complete};
   f.system = {{"host", "h"}};
   case_result c;
   c.benchmark = "memory.host.copy";
@@ -74,7 +74,8 @@ TEST(ResultJson, RejectsWrongSchema) {
     result_from_json(j, "x.json");
     FAIL();
   } catch (const input_error& e) {
-    EXPECT_NE(std::string(e.what()).find("x.json: schema is 'other/9'"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("x.json: schema is 'other/9'"), std::string::npos)
+        << e.what();
   }
 }
 

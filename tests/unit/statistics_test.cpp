@@ -37,7 +37,8 @@ TEST(Statistics, OddCountMedianAndSingleValue) {
 
 TEST(Statistics, P999OnlyWithEnoughSamples) {
   std::vector<double> v;
-  for (int i = 0; i < 1000; ++i) v.push_back(i);
+  for (int i = 0; i < 1000; ++i)
+    v.push_back(i);
   const summary s = summarize(v);
   ASSERT_TRUE(s.p999.has_value());
   EXPECT_NEAR(*s.p999, 0.999 * 999, 1e-9);
@@ -62,6 +63,7 @@ TEST(Statistics, RelativeNoiseOfMedian) {
   EXPECT_TRUE(std::isinf(median_relative_noise(two)));
   // Values 9, 10, 11 repeated: median 10, MAD 1, n = 300.
   std::vector<double> v;
-  for (int i = 0; i < 100; ++i) v.insert(v.end(), {9, 10, 11});
+  for (int i = 0; i < 100; ++i)
+    v.insert(v.end(), {9, 10, 11});
   EXPECT_NEAR(median_relative_noise(v), 1.2533 * 1.4826 * 1 / std::sqrt(300.0) / 10, 1e-12);
 }

@@ -23,7 +23,8 @@ TEST(StoppingRule, StableSamplesStopOnNoiseAfterMinimums) {
   std::optional<stop_reason> r;
   int n = 0;
   // A constant stream: noise is zero, so it stops exactly when both minimums are met.
-  while (!r) r = rule.add(1.0, 0.02 * ++n);
+  while (!r)
+    r = rule.add(1.0, 0.02 * ++n);
   EXPECT_EQ(*r, stop_reason::noise);
   EXPECT_EQ(n, 10);  // 10 samples at 0.2 s: both minimums met at sample 10
 }
@@ -32,7 +33,8 @@ TEST(StoppingRule, MinimumTimeHoldsEvenWhenQuiet) {
   stopping_rule rule(criteria());
   std::optional<stop_reason> r;
   int n = 0;
-  while (!r) r = rule.add(1.0, 0.001 * ++n);
+  while (!r)
+    r = rule.add(1.0, 0.001 * ++n);
   EXPECT_EQ(*r, stop_reason::noise);
   EXPECT_EQ(n, 100);  // 0.1 s of 1 ms samples
 }
@@ -45,7 +47,8 @@ TEST(StoppingRule, NoisyStreamRunsToTimeout) {
   std::uniform_real_distribution<double> dist(1.0, 2.0);
   std::optional<stop_reason> r;
   int n = 0;
-  while (!r) r = rule.add(dist(gen), 0.01 * ++n);
+  while (!r)
+    r = rule.add(dist(gen), 0.01 * ++n);
   EXPECT_EQ(*r, stop_reason::timeout);
   EXPECT_EQ(n, 500);
 }
@@ -58,7 +61,8 @@ TEST(StoppingRule, NoiseShrinksWithSamplesUntilBelowThreshold) {
   std::normal_distribution<double> dist(100.0, 5.0);  // 5 % spread
   std::optional<stop_reason> r;
   int n = 0;
-  while (!r) r = rule.add(dist(gen), 0.001 * ++n);
+  while (!r)
+    r = rule.add(dist(gen), 0.001 * ++n);
   EXPECT_EQ(*r, stop_reason::noise);
   // SE of the median ~ 1.2533 * 5 / sqrt(n) / 100 <= 0.005 needs n >= ~157.
   EXPECT_GT(n, 120);

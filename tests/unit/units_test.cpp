@@ -32,7 +32,8 @@ TEST(Units, SizeRange) {
 }
 
 TEST(Units, PowerOfTwoSweep) {
-  EXPECT_EQ(power_of_two_sweep(4096, 32768), (std::vector<std::uint64_t>{4096, 8192, 16384, 32768}));
+  EXPECT_EQ(power_of_two_sweep(4096, 32768),
+            (std::vector<std::uint64_t>{4096, 8192, 16384, 32768}));
   EXPECT_EQ(power_of_two_sweep(1, 1), (std::vector<std::uint64_t>{1}));
   EXPECT_EQ(power_of_two_sweep(3, 10), (std::vector<std::uint64_t>{3, 6, 10}));
   EXPECT_TRUE(power_of_two_sweep(8, 4).empty());

@@ -1,0 +1,97 @@
+#include <fmt/format.h>
+#include <algorithm>
+#include <array>
+#include <vector>
+
+#include "core/errors.hpp"
+#include "reports/compare/cells.hpp"
+#include "reports/compare/formats.hpp"
+
+namespace gpubench::compare {
+
+output_format parse_output_format(std::string_view name) {
+  if (name == "text") return output_format::text;
+  if (name == "md") return output_format::md;
+  if (name == "json") return output_format::json;
+  if (name == "junit") return output_format::junit;
+  throw core::usage_error(
+      fmt::format("--format: '{}' is not a format (text, md, json or junit)", name));
+}
+
+std::string render(const comparison& c, output_format format, bool color) {
+  switch (format) {
+    case output_format::text:
+      return format_text(c, color);
+    case output_format::md:
+      return format_markdown(c);
+    case output_format::json:
+      return format_json(c);
+    case output_format::junit:
+      return format_junit(c);
+  }
+  return format_text(c, color);
+}
+
+namespace {
+
+const char* colour_of(const comparison_row& row) {
+  if (row.regression) return "\033[1;31m";  // bold red
+  switch (row.result) {
+    case verdict::faster:
+      return "\033[32m";
+    case verdict::noisy:
+      return "\033[33m";
+    case verdict::added:
+    case verdict::removed:
+    case verdict::unmeasured:
+      return "\033[36m";
+    default:
+      return "";
+  }
+}
+
+constexpr std::size_t columns = 7;
+
+}  // namespace
+
+std::string format_text(const comparison& c, bool color) {
+  std::string out = fmt::format("gpubench compare: {}\n", cells::headline(c));
+  out += fmt::format("  base {}, new {}; threshold {:g}%, alpha {:g}\n", c.base_name, c.new_name,
+                     c.options.threshold.global * 100, c.options.alpha);
+  for (const auto& [id, t] : c.options.threshold.per_benchmark)
+    out += fmt::format("  threshold {:g}% for {}\n", t * 100, id);
+  out += fmt::format("  {}\n\n", cells::counts(c));
+  if (c.rows.empty()) return out;
+
+  using line = std::array<std::string, columns>;
+  std::vector<line> lines = {{"VERDICT", "CASE", "BASE", "NEW", "CHANGE", "BOUND", "TEST"}};
+  std::vector<const comparison_row*> source = {nullptr};
+  const std::vector<comparison_row> rows = by_severity(c.rows);
+  for (const auto& r : rows) {
+    lines.push_back({to_string(r.result), row_label(r), cells::value(r.base_value, r.unit),
+                     cells::value(r.new_value, r.unit), cells::change(r), cells::bound(r),
+                     cells::test(r)});
+    source.push_back(&r);
+  }
+  std::array<std::size_t, columns> width{};
+  for (const auto& l : lines)
+    for (std::size_t i = 0; i < columns; ++i)
+      width[i] = std::max(width[i], l[i].size());
+
+  for (std::size_t n = 0; n < lines.size(); ++n) {
+    const comparison_row* r = source[n];
+    std::string text;
+    for (std::size_t i = 0; i < columns; ++i) {
+      std::string cell = fmt::format("{:<{}}", lines[n][i], width[i]);
+      if (i == 0 && color && r && *colour_of(*r)) cell = colour_of(*r) + cell + "\033[0m";
+      text += (i == 0 ? "" : "  ") + cell;
+    }
+    if (r && !r->note.empty()) text += "  " + r->note;
+    while (!text.empty() && text.back() == ' ')
+      text.pop_back();
+    out += text + "\n";
+  }
+  return out;
+}
+
+}  // namespace gpubench::compare

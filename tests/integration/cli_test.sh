@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# The command line: version, help, list, and usage errors (exit 2 with a clear message).
+source "$(dirname "$0")/lib.sh"
+set -e
+
+expect_exit 0 "--version" -- "$GPUBENCH" --version
+expect_contains "$out" "gpubench " "--version names the tool"
+expect_exit 0 "--help" -- "$GPUBENCH" --help
+expect_contains "$out" "Exit codes" "--help documents exit codes"
+expect_exit 0 "list" -- "$GPUBENCH" list
+for id in memory.host.copy gpu.h2d gpu.d2h gpu.bidir gpu.p2p.bandwidth gpu.p2p.latency \
+  gpu.host.latency net.tcp.latency net.tcp.bandwidth net.rdma.latency net.rdma.bandwidth coll.allreduce; do
+  expect_contains "$out" "$id" "list shows $id"
+done
+expect_exit 0 "list --suite memory" -- "$GPUBENCH" list --suite memory
+[[ $out != *"gpu.h2d"* ]] && pass "list --suite memory leaves gpu out" || fail "list --suite memory shows gpu.h2d"
+
+expect_exit 2 "no subcommand" -- "$GPUBENCH" || true
+expect_exit 2 "run without --suite" -- "$GPUBENCH" run || true
+expect_contains "$err" "--suite" "names the missing option"
+expect_exit 2 "unknown suite" -- "$GPUBENCH" run --suite nosuch || true
+expect_contains "$err" "unknown suite 'nosuch'" "names the bad suite"
+expect_exit 2 "bad filter regex" -- "$GPUBENCH" run --suite memory --filter '(' || true
+expect_contains "$err" "not a valid regular expression" "explains the bad regex"
+expect_exit 2 "filter matching nothing" -- "$GPUBENCH" run --suite memory --filter nomatch || true
+expect_exit 2 "bad sizes" -- "$GPUBENCH" run --suite memory --sizes 64M:4K || true
+expect_contains "$err" "minimum is above the maximum" "explains the bad size range"
+expect_exit 2 "unknown subcommand" -- "$GPUBENCH" frobnicate || true
+expect_exit 2 "unknown option" -- "$GPUBENCH" run --suite memory --no-such-option || true
+finish
