@@ -200,7 +200,8 @@ TEST(Report, ComparisonAcrossRunsUsesTheComparisonModel) {
   for (auto& c : after.file.results)
     if (c.benchmark == "net.tcp.latency")
       for (auto& p : c.points) {
-        for (auto& v : p.samples) v *= 1.3;
+        for (auto& v : p.samples)
+          v *= 1.3;
         p.stats.median *= 1.3;
       }
   runs.push_back(after);
@@ -225,9 +226,9 @@ TEST(Report, ComparisonAcrossRunsUsesTheComparisonModel) {
   }
   EXPECT_EQ(slower, runs[0].file.results[0].points.size());
   EXPECT_GT(same, 0u);
-  EXPECT_EQ(find_section(build_report({runs[0]}, reference_set::builtin()),
-                         "Comparison across runs"),
-            nullptr);
+  EXPECT_EQ(
+      find_section(build_report({runs[0]}, reference_set::builtin()), "Comparison across runs"),
+      nullptr);
 }
 
 class ReportBadInput : public ::testing::Test {
