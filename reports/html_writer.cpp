@@ -16,6 +16,7 @@ h2 { font-size: 1.3em; border-bottom: 2px solid #dde3ea; padding-bottom: 0.2em; 
 h3 { font-size: 1.1em; }
 .subtitle { color: #555; margin: 0.1em 0; }
 nav ol { columns: 2; font-size: 0.95em; }
+.wide { overflow-x: auto; }
 table { border-collapse: collapse; margin: 0.4em 0 1.4em; font-size: 0.85em; }
 caption { text-align: left; font-weight: bold; padding: 0.3em 0; }
 th, td { border-bottom: 1px solid #d6d6d6; padding: 0.25em 0.6em; vertical-align: top; }
@@ -26,6 +27,7 @@ figure { margin: 0.8em 0; }
 figure svg { max-width: 100%; height: auto; }
 @media print {
   body { max-width: none; margin: 0; }
+  .wide { overflow: visible; }
   h2 { break-before: page; }
   figure, tr { break-inside: avoid; }
   nav { display: none; }
@@ -37,7 +39,7 @@ std::string anchor(std::size_t i) {
 }
 
 void write_table(std::string& out, const table& t) {
-  out += "<table>\n";
+  out += "<div class=\"wide\"><table>\n";
   if (!t.caption.empty()) out += "<caption>" + html_escape(t.caption) + "</caption>\n";
   out += "<thead><tr>";
   for (const auto& h : t.header)
@@ -51,7 +53,7 @@ void write_table(std::string& out, const table& t) {
     }
     out += "</tr>\n";
   }
-  out += "</tbody></table>\n";
+  out += "</tbody></table></div>\n";
 }
 
 }  // namespace
