@@ -36,6 +36,7 @@ void emit(const std::string& target, const std::string& content) {
 }
 
 int run_report(report_options o) {
+  if (o.pdf == "-") throw core::usage_error("--pdf needs a file name, not '-'");
   std::vector<std::filesystem::path> paths(o.files.begin(), o.files.end());
   const auto runs = reports::load_runs(paths);
   // With no output named, the HTML report goes next to the first result file.
@@ -46,7 +47,6 @@ int run_report(report_options o) {
   if (!o.md.empty()) emit(o.md, reports::to_markdown(doc));
   if (!o.csv.empty()) emit(o.csv, reports::to_csv(runs));
   if (!o.pdf.empty()) {
-    if (o.pdf == "-") throw core::usage_error("--pdf needs a file name, not '-'");
     reports::write_pdf(doc, o.pdf);
     fmt::print(stderr, "# report: {}\n", o.pdf);
   }

@@ -211,7 +211,7 @@ void write_pdf(const document& doc, const std::filesystem::path& path) {
   const auto dir = path.has_parent_path() ? path.parent_path() : std::filesystem::path(".");
   if (!dir.empty()) std::filesystem::create_directories(dir);
   const auto tmp = dir / ("." + path.filename().string() + ".tmp");
-  {
+  try {
     pdf_pages pages(tmp);
     pages.title_page(doc);
     for (const auto& s : doc.sections) {
@@ -232,6 +232,10 @@ void write_pdf(const document& doc, const std::filesystem::path& path) {
             b);
     }
     pages.finish(tmp);
+  } catch (...) {
+    std::error_code ignored;
+    std::filesystem::remove(tmp, ignored);
+    throw;
   }
   std::filesystem::rename(tmp, path);
 }
