@@ -194,6 +194,8 @@ void set_line_style(cairo_t* cr, const reference_line& l) {
   cairo_set_line_width(cr, l.is_reference ? 1.6 : 1.2);
   if (l.is_reference)
     cairo_set_source_rgb(cr, 0.60, 0.30, 0.05);
+  else if (l.series >= 0)
+    set_colour(cr, palette[static_cast<std::size_t>(l.series) % palette.size()]);
   else
     cairo_set_source_rgb(cr, 0.15, 0.15, 0.15);
 }

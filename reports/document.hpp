@@ -42,6 +42,7 @@ struct reference_line {
   double value = 0;
   std::string label;
   bool is_reference = false;  // published figure (dotted), else a line rate (dashed)
+  int series = -1;            // a line rate of one series only is drawn in its colour
 };
 
 struct line_chart {

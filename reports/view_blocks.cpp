@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <set>
 
 #include <fmt/format.h>
@@ -114,7 +115,8 @@ line_chart size_chart(const std::string& title, const std::vector<case_ref>& cas
   const bool latency = first.better == "lower" && extra_key.empty();
   chart.y_label = y_label.empty() ? first.metric + " (" + first.unit + ")" : y_label;
   double lo = INFINITY, hi = 0;
-  std::set<std::pair<double, std::string>> peaks;
+  // Line rate -> the one series it belongs to (drawn in its colour), or -1 when shared.
+  std::map<std::pair<double, std::string>, int> peaks;
   for (const auto& c : cases) {
     chart_series s;
     s.name = c.label;
@@ -126,18 +128,22 @@ line_chart size_chart(const std::string& title, const std::vector<case_ref>& cas
       if (y > 0) lo = std::min(lo, y);
       hi = std::max(hi, latency ? p.stats.p99 : y);
     }
+    const int index = s.points.empty() ? -1 : static_cast<int>(chart.series.size());
     if (!s.points.empty()) chart.series.push_back(std::move(s));
-    if (c.result->peak && c.result->peak->unit == c.result->unit && extra_key.empty())
-      peaks.emplace(c.result->peak->value, c.result->peak->basis);
+    if (c.result->peak && c.result->peak->unit == c.result->unit && extra_key.empty()) {
+      const auto [it, fresh] =
+          peaks.emplace(std::make_pair(c.result->peak->value, c.result->peak->basis), index);
+      if (!fresh) it->second = -1;
+    }
   }
   // Latency spans decades from small to large messages; a log axis keeps both ends readable.
   chart.log_y = latency && std::isfinite(lo) && hi / lo > 30;
-  for (const auto& [value, basis] : peaks)
-    chart.lines.push_back({value, "line rate: " + basis, false});
+  for (const auto& [peak, series] : peaks)
+    chart.lines.push_back({peak.first, "line rate: " + peak.second, false, series});
   for (const auto* r : refs)
     if (r->unit == first.unit)
       chart.lines.push_back(
-          {(r->low + r->high) / 2, "reference: " + r->what + ", " + figure_text(*r), true});
+          {(r->low + r->high) / 2, "reference: " + r->what + ", " + figure_text(*r), true, -1});
   return chart;
 }
 
