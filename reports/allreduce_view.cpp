@@ -127,6 +127,7 @@ section allreduce_view(const std::string& title, std::vector<case_ref> cases,
                        const reference_set& refs) {
   label_cases(cases, {"nodes", "ranks"});
   const auto ok = measured(cases);
+  if (ok.empty()) return generic_view(title, std::move(cases), refs);  // says why, no chart
   const bool has_busbw = std::any_of(ok.begin(), ok.end(), [](const case_ref& c) {
     return std::any_of(c.result->points.begin(), c.result->points.end(),
                        [](const auto& p) { return std::isfinite(extra_value(p, "busbw")); });

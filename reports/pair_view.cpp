@@ -32,6 +32,7 @@ section pair_view(const std::string& title, std::vector<case_ref> cases,
   // link (nvlink/pcie) belongs to the pair, so it is shown in the cell, not as a group.
   label_cases(cases, {"src", "dst", "link"});
   const auto ok = measured(cases);
+  if (ok.empty()) return generic_view(title, std::move(cases), refs);  // says why, no chart
   section s{title, 1, {}};
   const auto& first = *ok.front().result;
   const bool latency = first.better == "lower";

@@ -37,6 +37,10 @@ section generic_view(const std::string& title, std::vector<case_ref> cases,
   label_cases(cases);
   const auto ok = measured(cases);
   section s{title, 1, {}};
+  if (ok.empty()) {
+    append_common_blocks(s, cases, ok, {});
+    return s;
+  }
   const auto& first = *ok.front().result;
   const bool latency = first.better == "lower";
   s.blocks.emplace_back(paragraph{

@@ -24,7 +24,7 @@ std::string view_title(const std::string& key);
 // Bandwidth or latency against message size, one line per parameter combination.
 section generic_view(const std::string& title, std::vector<case_ref> cases,
                      const reference_set& refs);
-// GPU pair matrices (params src, dst) as heatmaps; nullopt-like empty title when not pairs.
+// GPU pair matrices (params src, dst) as heatmaps; cases that are not pairs get the generic view.
 section pair_view(const std::string& title, std::vector<case_ref> cases, const reference_set& refs);
 // Allreduce bus bandwidth per node count and the 1 -> N node scaling table.
 section allreduce_view(const std::string& title, std::vector<case_ref> cases,
