@@ -109,7 +109,12 @@ int run_compare(const compare_options& o, const environment& env) {
   if (o.out.empty())
     fmt::print("{}", text);
   else
-    core::write_file_atomically(o.out, text);
+    try {
+      core::write_file_atomically(o.out, text);
+    } catch (const std::exception& e) {
+      // Exit 1 means "regression" to a CI job; an unwritable --out is a usage problem.
+      throw core::usage_error(fmt::format("--out {}: {}", o.out, e.what()));
+    }
   return result.regressed() ? 1 : 0;
 }
 
@@ -125,6 +130,7 @@ command setup_compare(CLI::App& app, const environment& env) {
   sub->add_option("--threshold", o->thresholds,
                   "Allowed change before a point counts: PCT for all (default 5%), or "
                   "ID=PCT / PREFIX*=PCT for one benchmark or family; repeatable")
+      ->allow_extra_args(false)
       ->take_all();
   sub->add_option("--alpha", o->alpha, "Significance level of the Mann-Whitney U test (0.05)");
   sub->add_option("--references", o->references,

@@ -42,6 +42,7 @@ int run(int argc, char** argv) {
   std::vector<cli::command> commands = {cli::setup_list(app, env), cli::setup_run(app, env),
                                         cli::setup_topo(app, env)};
   commands.push_back(cli::setup_compare(app, env));
+  commands.push_back(cli::setup_serve(app, env));
   commands.push_back(cli::setup_report(app, env));
 
   std::vector<std::string> args = with_default_command(argc, argv);

@@ -22,6 +22,12 @@ struct skip_case : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// Thrown by a benchmark body to fail its case and end the run (`--on-error stop`): the case
+// is recorded as failed with this reason, later cases are not run, the run is partial.
+struct stop_run : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
 // Thrown by the runner when SIGINT/SIGTERM arrived: the run stops and keeps what it has.
 struct interrupted : std::runtime_error {
   interrupted() : std::runtime_error("interrupted") {}

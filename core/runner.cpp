@@ -58,6 +58,10 @@ bool runner::run_case(const benchmark_def& def, case_result& c, std::size_t inde
   } catch (const skip_case& e) {
     c.status = case_status::skipped;
     c.reason = e.what();
+  } catch (const stop_run& e) {
+    c.status = case_status::failed;
+    c.reason = e.what();
+    return false;
   } catch (const interrupted&) {
     c.status = case_status::failed;
     c.reason = "interrupted by a signal after " + std::to_string(c.points.size()) +

@@ -13,7 +13,8 @@ packages=(
   libcairo2-dev libpango1.0-dev
   poppler-utils chromium
   python3 python3-jsonschema
-  iproute2 iperf3 procps
+  iproute2 iperf3 procps jq
+  libssl-dev sockperf qperf
 )
 
 missing=()

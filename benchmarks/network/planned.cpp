@@ -6,10 +6,6 @@ namespace gpubench::benchmarks {
 void register_network_planned(core::registry& r) {
   const auto bw = core::bandwidth_metric();
   const auto lat = core::latency_metric();
-  add_planned(r, "net.tcp.latency", "network", "TCP ping-pong latency, one-way, with CPU cost",
-              lat);
-  add_planned(r, "net.tcp.bandwidth", "network",
-              "TCP streaming bandwidth, 1 and N streams, with CPU cost", bw);
   add_planned(r, "net.rdma.latency", "network", "RDMA verbs latency (send/write/read), one-way",
               lat);
   add_planned(r, "net.rdma.bandwidth", "network", "RDMA verbs bandwidth (send/write/read)", bw);

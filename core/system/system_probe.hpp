@@ -3,6 +3,10 @@
 #pragma once
 
 #include <filesystem>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -13,12 +17,24 @@ struct probe_roots {
   std::filesystem::path sys = "/sys";
   std::filesystem::path proc = "/proc";
   std::filesystem::path etc = "/etc";
+  // hwloc's XML export of another machine (lstopo --of xml); empty: this machine's topology.
+  std::filesystem::path hwloc_xml;
+  // What the kernel and CPU tell through calls rather than files. Unset: ask this machine
+  // (cpuid, getifaddrs); fixtures of another machine set them.
+  std::optional<std::string> hypervisor_signature;  // cpuid 0x40000000; "" = bare metal
+  std::optional<std::map<std::string, std::vector<std::string>>> ipv4;  // "a.b.c.d/len" by NIC
 };
 
-nlohmann::json probe_host(const probe_roots& roots);  // host, os, kernel, cpu, memory
-nlohmann::json probe_numa();                          // NUMA nodes with CPUs and memory (hwloc)
+nlohmann::json probe_host(const probe_roots& roots);  // host, os, kernel, arch, cpu, memory
+// NUMA nodes with CPUs and memory, and sockets/cores/threads merged into `cpu` (hwloc).
+nlohmann::json probe_numa(const probe_roots& roots);
+// {"virtualization": "vmware|kvm|hyper-v|xen|...|none|unknown", "platform": {...}}
+nlohmann::json probe_virtualization(const probe_roots& roots);
+// Versions found without optional libraries: compiler, hwloc, NVIDIA kernel driver.
+nlohmann::json probe_software(const probe_roots& roots);
 
-// The whole system block (the registry's family probes are added by the caller).
+// The whole system block. `gpus`, `rdma_devices`, `nics` (arrays) and `software` (object)
+// always exist: family probes (registry.add_system_probe) merge into them.
 nlohmann::json probe_system(const probe_roots& roots = {});
 
 }  // namespace gpubench::core

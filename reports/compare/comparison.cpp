@@ -252,6 +252,13 @@ comparison compare_results(const core::result_file& base, const core::result_fil
   out.base_name = std::move(base_name);
   out.new_name = std::move(new_name);
   out.options = options;
+  const std::pair<const core::result_file*, std::string> inputs[] = {{&base, out.base_name},
+                                                                     {&fresh, out.new_name}};
+  for (const auto& [file, name] : inputs)
+    if (file->run.status != core::run_status::complete)
+      out.warnings.push_back(fmt::format(
+          "{}: the run is {}, not complete: what it did not reach shows as REMOVED or ADDED", name,
+          core::to_string(file->run.status)));
   index_cases(base, out.base_name);
   const auto fresh_index = index_cases(fresh, out.new_name);
   std::vector<bool> matched(fresh.results.size(), false);

@@ -85,7 +85,8 @@ struct comparison {
   std::string base_name;  // how the expected side is named in output: a file name
   std::string new_name;
   compare_options options;
-  std::vector<comparison_row> rows;  // BASE's order, then what only NEW has
+  std::vector<comparison_row> rows;   // BASE's order, then what only NEW has
+  std::vector<std::string> warnings;  // about the inputs: "NEW run is partial: ..."
 
   bool regressed() const;
   std::size_t count(verdict v) const;

@@ -65,6 +65,7 @@ json to_json(const comparison& c) {
           {"regressed", c.regressed()},
           {"regressions", c.regressions()},
           {"counts", counts},
+          {"warnings", c.warnings},
           {"rows", rows}};
 }
 

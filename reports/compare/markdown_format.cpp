@@ -45,7 +45,10 @@ std::string format_markdown(const comparison& c) {
                      cell(c.new_name), c.options.threshold.global * 100, c.options.alpha);
   for (const auto& [id, t] : c.options.threshold.per_benchmark)
     out += fmt::format("; `{}` {:g}%", id, t * 100);
-  out += fmt::format(".\n\n{}\n\n", cells::counts(c));
+  out += ".\n\n";
+  for (const auto& w : c.warnings)
+    out += fmt::format("> **Warning:** {}\n\n", cell(w));
+  out += fmt::format("{}\n\n", cells::counts(c));
 
   const std::vector<comparison_row> rows = by_severity(c.rows);
   std::vector<const comparison_row*> notable, quiet;

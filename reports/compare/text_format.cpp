@@ -60,6 +60,8 @@ std::string format_text(const comparison& c, bool color) {
                      c.options.threshold.global * 100, c.options.alpha);
   for (const auto& [id, t] : c.options.threshold.per_benchmark)
     out += fmt::format("  threshold {:g}% for {}\n", t * 100, id);
+  for (const auto& w : c.warnings)
+    out += fmt::format("  warning: {}\n", w);
   out += fmt::format("  {}\n\n", cells::counts(c));
   if (c.rows.empty()) return out;
 

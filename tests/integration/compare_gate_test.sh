@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # `gpubench compare` as a CI job uses it: exit codes, verdicts, every output format, reference
 # files, and one real run compared with itself and with a copy made 50% slower.
-# Usage: compare_gate_test.sh GPUBENCH GOLDEN_DIR
+# Usage: compare_gate_test.sh GPUBENCH GOLDEN_DIR [RESULT_SCHEMA]
 set -uo pipefail
 gpubench=$(realpath "$1")
 golden=$2
+schema=${3:+$(realpath "$3")}
+here=$(dirname "$(realpath "$0")")
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 failures=0
@@ -24,6 +26,13 @@ has() { grep -q -- "$1" "$work/$2" || fail "expected '$1' in $2: $(head -c 2000 
 
 cd "$golden" || exit 1
 
+# The golden files are what a run writes: valid against the result schema.
+if [[ -n $schema ]]; then
+  for f in base.json slower.json noisy.json changed.json; do
+    python3 "$here/validate_result.py" "$schema" "$f" || fail "$f does not match the result schema"
+  done
+fi
+
 expect 0 "identical files" -- base.json base.json
 has "PASS: no regression" out
 
@@ -35,6 +44,7 @@ grep '^SLOWER' "$work/out" | grep -q 'net.tcp.latency' || fail "the slower case 
 expect 0 "per-benchmark threshold" -- base.json slower.json --threshold net.tcp.latency=25%
 expect 0 "prefix threshold" -- base.json slower.json --threshold 'net.*=25%'
 expect 1 "global threshold does not cover 20%" -- base.json slower.json --threshold 10%
+expect 0 "options before the files" -- --threshold 25% --threshold net.tcp.latency=25% base.json slower.json
 
 expect 0 "noisy shifted median" -- base.json noisy.json
 grep '^NOISY' "$work/out" | grep -q 'memory.host.copy' || fail "memory.host.copy @ 1 MiB is NOISY"
@@ -83,6 +93,7 @@ expect 2 "one file without references" -- base.json
 expect 2 "bad threshold" -- base.json base.json --threshold fast
 expect 2 "unknown format" -- base.json base.json --format xml
 expect 2 "missing file" -- base.json "$work/none.json"
+expect 2 "unwritable --out" -- base.json base.json --out "$work/err/out.txt"  # err is a file
 "$gpubench" compare --help >"$work/out" 2>&1
 has "Exit codes: 0 no regression; 1 a regression" out
 

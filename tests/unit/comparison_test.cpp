@@ -188,6 +188,17 @@ TEST(comparison, both_sides_skipped_is_unmeasured_not_a_regression) {
   EXPECT_FALSE(out.regressed());
 }
 
+TEST(comparison, a_partial_run_is_a_warning) {
+  core::result_file base = two_case_file(1, 1), fresh = two_case_file(1, 1);
+  base.run.status = core::run_status::complete;
+  fresh.run.status = core::run_status::partial;
+  const comparison c = compare_results(base, fresh, {}, "base.json", "new.json");
+  ASSERT_EQ(c.warnings.size(), 1u);
+  EXPECT_EQ(c.warnings[0].rfind("new.json: the run is partial", 0), 0u) << c.warnings[0];
+  fresh.run.status = core::run_status::complete;
+  EXPECT_TRUE(compare_results(base, fresh, {}).warnings.empty());
+}
+
 TEST(comparison, duplicate_cases_are_bad_input) {
   core::result_file f = two_case_file(1, 1);
   f.results.push_back(f.results[0]);

@@ -71,7 +71,8 @@ def result_file(results, run_id):
             "run": {"id": run_id, "started": "2026-11-22T06:00:00Z",
                     "finished": "2026-11-22T06:01:00Z", "argv": ["gpubench", "run"],
                     "suite": "interconnect", "status": "complete"},
-            "system": {"host": "ci-node-1", "os": "Debian 12", "kernel": "6.1", "gpus": [],
+            "system": {"host": "ci-node-1", "os": "Debian 12", "kernel": "6.1",
+                       "cpu": {"model": "golden", "cores": 2}, "numa_nodes": 1, "gpus": [],
                        "rdma_devices": [], "software": {}},
             "results": results}
 

@@ -1,0 +1,233 @@
+#include "benchmarks/network/p2p_driver.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <charconv>
+#include <thread>
+
+#include <fmt/format.h>
+
+#include "core/errors.hpp"
+#include "core/units.hpp"
+#include "transports/control/auth.hpp"
+
+namespace gpubench::benchmarks::network {
+
+namespace {
+
+using namespace std::chrono_literals;
+namespace control = transports::control;
+
+// A bandwidth sample moves at least this much over all streams: long enough that the
+// per-sample acknowledgement (one round trip) stays under 1 % even on loopback, short enough
+// (67 ms at 1 Gbit/s) for a quick run.
+constexpr std::uint64_t min_bytes_per_bandwidth_sample = 8u << 20;
+
+std::chrono::milliseconds io_timeout(const core::run_context& ctx) {
+  const long long s = ctx.option_int("io-timeout").value_or(5);
+  if (s < 1 || s > 3600) throw core::usage_error("--io-timeout: expected 1 to 3600 seconds");
+  return std::chrono::milliseconds(s * 1000);
+}
+
+std::string token(const core::run_context& ctx) {
+  const auto path = ctx.option("token-file");
+  return path ? control::read_token_file(*path) : std::string();
+}
+
+void add_costs(core::point_result& p, const control::point_cost& cost) {
+  const double gb = static_cast<double>(cost.client.bytes) / 1e9;
+  const double messages = static_cast<double>(cost.client.messages);
+  if (gb <= 0 || messages <= 0) return;
+  const double both = cost.client.cpu.total() + cost.server.cpu.total();
+  p.extra["cpu_seconds_per_gb"] = both / gb;
+  p.extra["cpu_seconds_per_gb_client"] = cost.client.cpu.total() / gb;
+  p.extra["cpu_seconds_per_gb_server"] = cost.server.cpu.total() / gb;
+  p.extra["cpu_seconds_per_message"] = both / messages;
+}
+
+}  // namespace
+
+void add_p2p_options(core::registry& r) {
+  r.add_option({"streams",
+                "Parallel streams of the bandwidth cases besides 1, e.g. 4 or 2,8 (default: the "
+                "number of cores)",
+                ""});
+  r.add_option({"on-error",
+                "continue (default): a failed network case is recorded and the run goes on; "
+                "stop: the run ends there",
+                "continue"});
+  r.add_option({"busy-poll", "on: latency reads spin instead of sleeping (one core busy)", "off"});
+  r.add_option(
+      {"token-file", "File holding the token shared with `gpubench serve --token-file`", ""});
+  r.add_option(
+      {"io-timeout", "Seconds a network wait may make no progress before the case fails", "5"});
+}
+
+std::string peer_param(const core::run_context& ctx) {
+  return ctx.peer ? transports::net::parse_endpoint(*ctx.peer, control::default_port).text()
+                  : loopback_label;
+}
+
+void check_p2p_options(const core::run_context& ctx) {
+  busy_poll_requested(ctx);
+  io_timeout(ctx);
+  token(ctx);
+  stream_counts(ctx);
+  const auto on_error = ctx.option("on-error").value_or("continue");
+  if (on_error != "continue" && on_error != "stop")
+    throw core::usage_error("--on-error: expected continue or stop, got '" + on_error + "'");
+  peer_param(ctx);
+}
+
+bool busy_poll_requested(const core::run_context& ctx) {
+  const auto v = ctx.option("busy-poll").value_or("off");
+  if (v != "on" && v != "off") throw core::usage_error("--busy-poll: expected on or off");
+  return v == "on";
+}
+
+std::vector<unsigned> stream_counts(const core::run_context& ctx) {
+  std::vector<unsigned> out{1};
+  const auto text = ctx.option("streams");
+  if (!text) {
+    out.push_back(std::max(1u, std::thread::hardware_concurrency()));
+  } else {
+    std::size_t start = 0;
+    while (start <= text->size()) {
+      const auto end = std::min(text->find(',', start), text->size());
+      const std::string item = text->substr(start, end - start);
+      unsigned v = 0;
+      auto [p, ec] = std::from_chars(item.data(), item.data() + item.size(), v);
+      if (ec != std::errc{} || p != item.data() + item.size() || v < 1 || v > 1024)
+        throw core::usage_error("--streams: '" + item + "' is not a stream count from 1 to 1024");
+      out.push_back(v);
+      start = end + 1;
+    }
+  }
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
+class p2p_link::loopback_server {
+ public:
+  loopback_server(const transports::transport_table& table, const std::string& token,
+                  std::chrono::milliseconds timeout)
+      : m_server(
+            [&] {
+              control::server_options o;
+              o.bind = "127.0.0.1";
+              o.port = 0;
+              o.token = token;
+              o.io_timeout = timeout;
+              return o;
+            }(),
+            table),
+        m_thread([this] { m_server.serve([this] { return m_stop.load(); }); }) {}
+  ~loopback_server() {
+    m_stop = true;
+    m_thread.join();
+  }
+  loopback_server(const loopback_server&) = delete;
+  loopback_server& operator=(const loopback_server&) = delete;
+  std::uint16_t port() const { return m_server.port(); }
+
+ private:
+  control::control_server m_server;
+  std::atomic<bool> m_stop{false};
+  std::thread m_thread;
+};
+
+p2p_link::p2p_link(core::case_state& state, const transports::transport_table& transports,
+                   const std::string& transport, const nlohmann::json& params) {
+  const auto& ctx = state.context();
+  const transports::transport_entry* entry = transports.find(transport);
+  if (!entry) throw std::logic_error("transport not registered: " + transport);
+  if (!entry->unavailable.empty()) throw core::skip_case(entry->unavailable);
+
+  control::client_options options;
+  options.token = token(ctx);
+  options.io_timeout = io_timeout(ctx);
+  options.interrupted = [&ctx] { return ctx.interrupted(); };
+  transports::net::endpoint_address address;
+  if (ctx.peer) {
+    address = transports::net::parse_endpoint(*ctx.peer, control::default_port);
+    m_peer_label = address.text();
+  } else {
+    m_loopback = std::make_unique<loopback_server>(transports, options.token, options.io_timeout);
+    address = {"127.0.0.1", m_loopback->port()};
+    m_peer_label = loopback_label;
+  }
+  m_session = std::make_unique<control::client_session>(address, options);
+  m_session->open_case(*entry, params);
+
+  auto& info = state.context_info();
+  info["peer"] = m_peer_label;
+  info["server_version"] = m_session->server_version();
+  info.update(m_session->endpoint().describe());
+  info["server"] = m_session->server_context();
+  if (auto peak = m_session->endpoint().peak()) state.set_peak(*peak);
+}
+
+p2p_link::~p2p_link() = default;
+
+void run_guarded(core::case_state& state, const std::string& peer,
+                 const std::function<void()>& body) {
+  try {
+    body();
+  } catch (const core::skip_case&) {
+    throw;
+  } catch (const core::interrupted&) {
+    throw;
+  } catch (const core::usage_error&) {
+    throw;
+  } catch (const core::input_error&) {
+    throw;
+  } catch (const std::exception& e) {
+    const std::string why =
+        fmt::format("{} {} with peer {} failed (earlier points are kept): {}",
+                    state.definition().id, state.params().dump(), peer, e.what());
+    if (state.context().option("on-error").value_or("continue") == "stop")
+      throw core::stop_run(why + " (--on-error stop: the run ends here)");
+    throw std::runtime_error(why);
+  }
+}
+
+void run_latency_points(core::case_state& state, p2p_link& link) {
+  auto& session = link.session();
+  for (const std::uint64_t size : state.sizes()) {
+    transports::point_spec spec;
+    spec.kind = transports::pattern::latency;
+    spec.bytes = size;
+    spec.iterations = 1;  // one round trip per sample: percentiles of single round trips
+    core::sample_spec sample;
+    sample.bytes = static_cast<double>(2 * size);
+    sample.operations = 1;
+    sample.latency_divisor = session.endpoint().latency_divisor();
+    session.begin_point(spec);
+    auto& point = state.measure(size, sample, [&] { session.endpoint().run_sample(); });
+    add_costs(point, session.end_point());
+  }
+}
+
+void run_bandwidth_points(core::case_state& state, p2p_link& link, transports::direction dir,
+                          unsigned streams) {
+  auto& session = link.session();
+  for (const std::uint64_t size : state.sizes()) {
+    transports::point_spec spec;
+    spec.kind = transports::pattern::bandwidth;
+    spec.dir = dir;
+    spec.bytes = size;
+    const std::uint64_t per_stream = min_bytes_per_bandwidth_sample / streams;
+    spec.iterations = std::max<std::uint64_t>(1, (per_stream + size - 1) / size);
+    core::sample_spec sample;
+    const double ways = dir == transports::direction::bidir ? 2 : 1;
+    sample.bytes = ways * static_cast<double>(spec.iterations * size * streams);
+    sample.operations = ways * static_cast<double>(spec.iterations * streams);
+    session.begin_point(spec);
+    auto& point = state.measure(size, sample, [&] { session.endpoint().run_sample(); });
+    add_costs(point, session.end_point());
+    point.extra["gbit_per_s"] = point.stats.median * 8;
+  }
+}
+
+}  // namespace gpubench::benchmarks::network

@@ -1,0 +1,48 @@
+// net.tcp.bandwidth: TCP streaming from 4 KiB to 4 MiB messages, to and from the peer and
+// both ways at once, on 1 stream and on N parallel streams, with the CPU cost of both sides.
+#include "benchmarks/network/p2p_driver.hpp"
+#include "core/registry.hpp"
+#include "transports/tcp/tcp_transport.hpp"
+
+namespace gpubench::benchmarks {
+
+void register_net_tcp_bandwidth(core::registry& r) {
+  network::add_p2p_options(r);
+  core::benchmark_def def;
+  def.id = "net.tcp.bandwidth";
+  def.suites = {"network"};
+  def.description = "TCP streaming bandwidth, to/from the peer and bidirectional, 1 and N streams";
+  def.metric = core::bandwidth_metric();
+  def.sizes = {4u << 10, 4u << 20, 1u << 20};
+  // 66 points by default (11 sizes, 3 directions, 2 stream counts): a point stops at 0.15 s,
+  // so the whole benchmark stays near 10 s on loopback.
+  def.criteria.min_samples = 5;
+  def.criteria.min_time = 0.03;
+  def.criteria.max_noise = 0.02;
+  def.criteria.timeout = 0.15;
+  def.criteria.warmup_samples = 1;
+  def.cases = [](const core::run_context& ctx) {
+    network::check_p2p_options(ctx);
+    std::vector<nlohmann::json> streams;
+    for (const unsigned n : network::stream_counts(ctx))
+      streams.emplace_back(n);
+    return core::cartesian({{"peer", {network::peer_param(ctx)}},
+                            {"streams", streams},
+                            {"direction", {"to_peer", "from_peer", "bidir"}}});
+  };
+  def.body = [](core::case_state& state) {
+    const auto& params = state.params();
+    const std::string peer = params.at("peer").get<std::string>();
+    network::run_guarded(state, peer, [&] {
+      transports::transport_table table;
+      table.add(transports::tcp::tcp_transport());
+      network::p2p_link link(state, table, "tcp", params);
+      network::run_bandwidth_points(
+          state, link, transports::parse_direction(params.at("direction").get<std::string>()),
+          params.at("streams").get<unsigned>());
+    });
+  };
+  r.add(std::move(def));
+}
+
+}  // namespace gpubench::benchmarks

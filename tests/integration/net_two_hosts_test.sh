@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# Two hosts in network namespaces: `gpubench serve` on one, `gpubench run --peer` on the other,
+# with a token. Ground truth: a tbf-shaped 1 Gbit/s link measures its TCP goodput within 5 %,
+# and the unshaped link measures far more.
+source "$(dirname "$0")/lib.sh"
+source "$(dirname "$0")/netns.sh"
+set -e
+netns_up
+py=$(schema_python)
+echo "shared-secret-$$" >"$TEST_TMP/token"
+serve_in_srv "$TEST_TMP/serve.log" --token-file "$TEST_TMP/token"
+trap 'kill $SERVER_PID 2>/dev/null; netns_down; rm -rf "$TEST_TMP"' EXIT
+run_cli() { ip netns exec "$NS_CLI" "$GPUBENCH" run --suite network --quiet --peer "$SRV_ADDR" --token-file "$TEST_TMP/token" "$@"; }
+
+file="$TEST_TMP/two-hosts.json"
+expect_exit 0 "client in one namespace, server in another" -- \
+  run_cli --filter 'net\.tcp' --quick --sizes 64K:256K --streams 2 --out "$file"
+validate "$file"
+"$py" - "$file" <<'PY' && pass "results name the peer and the path" || fail "two-host results wrong"
+import json, sys
+d = json.load(open(sys.argv[1]))
+tcp = [c for c in d["results"] if c["benchmark"].startswith("net.tcp.")]
+assert len(tcp) == 7, len(tcp)
+for c in tcp:
+    assert c["status"] == "ok", c.get("reason")
+    assert c["params"]["peer"] == "198.18.0.1:18515", c["params"]
+    ctx = c["context"]
+    assert ctx["interface"] == "eth0" and ctx["mtu"] == 1500 and ctx["local_address"] == "198.18.0.2", ctx
+    assert ctx["server"]["interface"] == "eth0", ctx["server"]
+PY
+
+unshaped="$TEST_TMP/unshaped.json"
+expect_exit 0 "unshaped 1 MiB bandwidth" -- \
+  run_cli --filter 'net\.tcp\.bandwidth' --sizes 1M --streams 1 --out "$unshaped"
+ip netns exec "$NS_CLI" tc qdisc add dev eth0 root tbf rate 1gbit burst 256kb latency 20ms
+shaped="$TEST_TMP/shaped.json"
+expect_exit 0 "1 Gbit/s tbf-shaped 1 MiB bandwidth" -- \
+  run_cli --filter 'net\.tcp\.bandwidth' --sizes 1M --streams 1 --out "$shaped"
+ip netns exec "$NS_CLI" tc qdisc del dev eth0 root
+"$py" - "$unshaped" "$shaped" <<'PY' && pass "shaped link measures its goodput, unshaped far more" || fail "ground truth missed"
+import json, sys
+def to_peer(path):
+    d = json.load(open(path))
+    c = next(c for c in d["results"] if c["params"].get("direction") == "to_peer" and c["params"]["streams"] == 1)
+    assert c["status"] == "ok", c.get("reason")
+    return c["points"][0]["stats"]["median"]
+# tbf counts Ethernet frames: 1448 payload bytes (MSS with timestamps) per 1514-byte frame.
+goodput = 1e9 / 8 * 1448 / 1514 / 1e9
+shaped, unshaped = to_peer(sys.argv[2]), to_peer(sys.argv[1])
+print(f"shaped {shaped:.4f} GB/s, expected {goodput:.4f} GB/s ({100 * shaped / goodput:.1f} %); unshaped {unshaped:.3f} GB/s")
+assert abs(shaped / goodput - 1) < 0.05, "shaped link off by more than 5 %"
+assert unshaped > 2 * goodput, "unshaped link not far above the shaped rate"
+PY
+finish

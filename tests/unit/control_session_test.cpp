@@ -1,0 +1,209 @@
+// The control channel over real loopback sockets: a TCP case end to end, and a server that
+// refuses wrong tokens, other versions, garbage, oversized frames, silent and second clients,
+// and still serves the next client.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <mutex>
+#include <thread>
+
+#include "core/version.hpp"
+#include "transports/control/client.hpp"
+#include "transports/control/server.hpp"
+#include "transports/tcp/tcp_transport.hpp"
+
+namespace gpubench::transports {
+namespace {
+
+using namespace std::chrono_literals;
+using namespace control;
+
+class test_server {
+ public:
+  explicit test_server(std::string token = "", std::chrono::milliseconds io = 2000ms) {
+    m_table.add(tcp::tcp_transport());
+    server_options o;
+    o.bind = "127.0.0.1";
+    o.port = 0;
+    o.token = std::move(token);
+    o.io_timeout = io;
+    o.idle_timeout = 2000ms;
+    o.log = [this](const std::string& line) {
+      std::lock_guard lock(m_mutex);
+      m_log += line + "\n";
+    };
+    m_server = std::make_unique<control_server>(o, m_table);
+    m_thread = std::thread([this] { m_server->serve([this] { return m_stop.load(); }); });
+  }
+  ~test_server() {
+    m_stop = true;
+    m_thread.join();
+  }
+  net::endpoint_address address() const { return {"127.0.0.1", m_server->port()}; }
+  std::string log() {
+    std::lock_guard lock(m_mutex);
+    return m_log;
+  }
+
+ private:
+  transport_table m_table;
+  std::unique_ptr<control_server> m_server;
+  std::atomic<bool> m_stop{false};
+  std::mutex m_mutex;
+  std::string m_log;
+  std::thread m_thread;
+};
+
+client_options options(std::string token = "") {
+  client_options o;
+  o.token = std::move(token);
+  o.io_timeout = 2000ms;
+  o.connect_timeout = 2000ms;
+  return o;
+}
+
+// Sends raw bytes as a client would and returns the server's first reply frame.
+frame raw_exchange(const net::endpoint_address& at, std::span<const std::byte> bytes) {
+  control_channel ch(net::connect_tcp(at, 2000ms), "server");
+  net::send_all(ch.fd(), bytes, 2000ms, "sending raw bytes");
+  return ch.receive(5000ms);
+}
+
+std::string error_text(const frame& f) {
+  return nlohmann::json::parse(as_string(f.payload)).value("message", "");
+}
+
+void expect_serves_next_client(test_server& server) {
+  client_session next(server.address(), options());
+  EXPECT_EQ(next.server_version(), core::tool_version);
+}
+
+TEST(ControlSession, TcpCaseMovesExactlyWhatItSaysAndCountsBothSides) {
+  test_server server;
+  client_session s(server.address(), options());
+  const auto tcp_entry = tcp::tcp_transport();
+  s.open_case(tcp_entry, {{"streams", 2}});
+  EXPECT_EQ(s.server_context().value("transport", ""), "tcp");
+
+  for (const auto dir : {direction::to_peer, direction::from_peer, direction::bidir}) {
+    point_spec spec{pattern::bandwidth, dir, 64u << 10, 4};
+    s.begin_point(spec);
+    for (int i = 0; i < 3; ++i)
+      s.endpoint().run_sample();
+    const auto cost = s.end_point();
+    const std::uint64_t ways = dir == direction::bidir ? 2 : 1;
+    EXPECT_EQ(cost.client.bytes, ways * 3 * 4 * (64u << 10) * 2) << to_string(dir);
+    EXPECT_EQ(cost.server.bytes, cost.client.bytes) << to_string(dir);
+    EXPECT_EQ(cost.server.messages, ways * 3 * 4 * 2) << to_string(dir);
+    EXPECT_GE(cost.client.cpu.total(), 0.0);
+    EXPECT_GT(cost.client.cpu.total() + cost.server.cpu.total(), 0.0);
+  }
+  s.close_case();
+
+  s.open_case(tcp_entry, {{"streams", 1}});
+  s.begin_point({pattern::latency, direction::to_peer, 100, 1});
+  for (int i = 0; i < 50; ++i)
+    s.endpoint().run_sample();
+  const auto cost = s.end_point();
+  EXPECT_EQ(cost.client.bytes, 2u * 100 * 50);
+  EXPECT_EQ(cost.server.bytes, 2u * 100 * 50);
+  EXPECT_EQ(cost.server.messages, 100u);
+}
+
+TEST(ControlSession, LatencyNeedsOneStream) {
+  test_server server;
+  client_session s(server.address(), options());
+  s.open_case(tcp::tcp_transport(), {{"streams", 2}});
+  EXPECT_THROW(s.begin_point({pattern::latency, direction::to_peer, 8, 1}), std::runtime_error);
+}
+
+TEST(ControlServer, WrongOrMissingTokenIsRefusedOnBothSides) {
+  test_server server("right");
+  try {
+    client_session s(server.address(), options("wrong"));
+    ADD_FAILURE() << "a wrong token was accepted";
+  } catch (const peer_error& e) {
+    EXPECT_NE(std::string(e.what()).find("token does not match"), std::string::npos) << e.what();
+  }
+  try {
+    client_session s(server.address(), options());
+    ADD_FAILURE() << "a missing token was accepted";
+  } catch (const peer_error& e) {
+    EXPECT_NE(std::string(e.what()).find("--token-file"), std::string::npos) << e.what();
+  }
+  client_session ok(server.address(), options("right"));
+  std::this_thread::sleep_for(100ms);
+  EXPECT_NE(server.log().find("authentication failed"), std::string::npos) << server.log();
+}
+
+TEST(ControlServer, OtherProtocolOrToolVersionIsToldInWords) {
+  test_server server;
+  const auto hello = nlohmann::json{{"protocol", 2}, {"tool", "9.9"}, {"nonce", "x"}}.dump();
+  frame reply = raw_exchange(server.address(),
+                             encode_frame(message::hello, as_bytes(hello), protocol_version + 1));
+  EXPECT_EQ(reply.type, message::error);
+  EXPECT_NE(error_text(reply).find("protocol version mismatch"), std::string::npos)
+      << error_text(reply);
+
+  const auto old_tool =
+      nlohmann::json{{"protocol", protocol_version}, {"tool", "0.0.1"}, {"nonce", "x"}}.dump();
+  reply = raw_exchange(server.address(), encode_frame(message::hello, as_bytes(old_tool)));
+  EXPECT_EQ(reply.type, message::error);
+  EXPECT_NE(error_text(reply).find("gpubench 0.0.1"), std::string::npos) << error_text(reply);
+  expect_serves_next_client(server);
+  EXPECT_NE(server.log().find("version mismatch"), std::string::npos) << server.log();
+}
+
+TEST(ControlServer, SurvivesGarbageOversizedAndSilentClients) {
+  test_server server("", 500ms);
+  const std::string http = "GET / HTTP/1.0\r\n\r\n";
+  frame reply = raw_exchange(server.address(), as_bytes(http));
+  EXPECT_EQ(reply.type, message::error);
+  EXPECT_NE(error_text(reply).find("garbage"), std::string::npos) << error_text(reply);
+
+  auto huge = encode_header(
+      {frame_magic, protocol_version, static_cast<std::uint16_t>(message::hello), 1u << 30});
+  reply = raw_exchange(server.address(), huge);
+  EXPECT_NE(error_text(reply).find("over the limit"), std::string::npos) << error_text(reply);
+
+  auto unknown = encode_header({frame_magic, protocol_version, 4242, 0});
+  reply = raw_exchange(server.address(), unknown);
+  EXPECT_NE(error_text(reply).find("unknown message type"), std::string::npos);
+
+  {
+    // Connects and says nothing: dropped after the server's timeout, not forever.
+    net::unique_fd silent = net::connect_tcp(server.address(), 1000ms);
+    EXPECT_TRUE(net::wait_readable(silent.get(), 3000ms)) << "server kept a silent client";
+  }
+  expect_serves_next_client(server);
+}
+
+TEST(ControlServer, SecondClientIsToldBusy) {
+  test_server server;
+  client_session first(server.address(), options());
+  try {
+    client_session second(server.address(), options());
+    ADD_FAILURE() << "two sessions at once";
+  } catch (const peer_error& e) {
+    EXPECT_NE(std::string(e.what()).find("busy"), std::string::npos) << e.what();
+  }
+}
+
+TEST(ControlServer, UnknownTransportIsRefusedWithItsName) {
+  test_server server;
+  client_session s(server.address(), options());
+  transport_entry fake{"carrier-pigeon", nullptr, nullptr, ""};
+  fake.make_active = [](const endpoint_setup& setup) -> std::unique_ptr<active_endpoint> {
+    setup.oob->receive_blob(setup.io_timeout);
+    return nullptr;
+  };
+  try {
+    s.open_case(fake, nlohmann::json::object());
+    ADD_FAILURE() << "an unknown transport was accepted";
+  } catch (const peer_error& e) {
+    EXPECT_NE(std::string(e.what()).find("carrier-pigeon"), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace gpubench::transports
