@@ -11,6 +11,7 @@ packages=(
   libibverbs-dev librdmacm-dev ibverbs-providers rdma-core
   libopenmpi-dev openmpi-bin
   libcairo2-dev libpango1.0-dev
+  poppler-utils chromium
   python3 python3-jsonschema
   iproute2 iperf3 procps jq
   libssl-dev sockperf qperf

@@ -1,0 +1,73 @@
+// gpubench report RUN.json... [--html F] [--pdf F] [--md F] [--csv F]
+#include <cstdio>
+#include <filesystem>
+
+#include <fmt/format.h>
+
+#include "cli/command.hpp"
+#include "core/errors.hpp"
+#include "core/result_json.hpp"
+#include "reports/charts.hpp"
+#include "reports/csv_writer.hpp"
+#include "reports/html_writer.hpp"
+#include "reports/markdown_writer.hpp"
+#include "reports/report_builder.hpp"
+
+namespace gpubench::cli {
+
+namespace {
+
+struct report_options {
+  std::vector<std::string> files;
+  std::string html;
+  std::string pdf;
+  std::string md;
+  std::string csv;
+};
+
+// "-" writes to standard output, for piping Markdown into a pull-request comment.
+void emit(const std::string& target, const std::string& content) {
+  if (target == "-") {
+    std::fwrite(content.data(), 1, content.size(), stdout);
+    return;
+  }
+  core::write_file_atomically(target, content);
+  fmt::print(stderr, "# report: {}\n", target);
+}
+
+int run_report(report_options o) {
+  if (o.pdf == "-") throw core::usage_error("--pdf needs a file name, not '-'");
+  std::vector<std::filesystem::path> paths(o.files.begin(), o.files.end());
+  const auto runs = reports::load_runs(paths);
+  // With no output named, the HTML report goes next to the first result file.
+  if (o.html.empty() && o.pdf.empty() && o.md.empty() && o.csv.empty())
+    o.html = std::filesystem::path(paths.front()).replace_extension(".html").string();
+  const auto doc = reports::build_report(runs, reports::reference_set::builtin());
+  if (!o.html.empty()) emit(o.html, reports::to_html(doc));
+  if (!o.md.empty()) emit(o.md, reports::to_markdown(doc));
+  if (!o.csv.empty()) emit(o.csv, reports::to_csv(runs));
+  if (!o.pdf.empty()) {
+    reports::write_pdf(doc, o.pdf);
+    fmt::print(stderr, "# report: {}\n", o.pdf);
+  }
+  return 0;
+}
+
+}  // namespace
+
+command setup_report(CLI::App& app, const environment&) {
+  auto* sub = app.add_subcommand(
+      "report",
+      "Turn result files into an HTML, PDF, Markdown or CSV report (reads, never measures)");
+  auto o = std::make_shared<report_options>();
+  sub->add_option("files", o->files, "Result files (gpubench.result/1); several are compared")
+      ->required();
+  sub->add_option("--html", o->html,
+                  "Self-contained HTML report (default: next to the first file)");
+  sub->add_option("--pdf", o->pdf, "PDF report (cairo + pango)");
+  sub->add_option("--md", o->md, "Markdown report ('-' for standard output)");
+  sub->add_option("--csv", o->csv, "CSV, one row per point ('-' for standard output)");
+  return {sub, [o] { return run_report(*o); }};
+}
+
+}  // namespace gpubench::cli

@@ -1,0 +1,19 @@
+// The one chart-drawing code path: line charts against message size and heatmaps, drawn on
+// any cairo surface (SVG for the HTML report, pages of the PDF).
+#pragma once
+
+#include <cairo.h>
+
+#include "reports/document.hpp"
+
+namespace gpubench::reports {
+
+// Height a chart needs at a given width (the legend grows with the number of lines).
+double chart_height(const line_chart& chart, double width);
+double heatmap_height(const heatmap& map, double width);
+
+// Draws with the top-left corner at the current origin.
+void draw_chart(cairo_t* cr, const line_chart& chart, double width);
+void draw_heatmap(cairo_t* cr, const heatmap& map, double width);
+
+}  // namespace gpubench::reports

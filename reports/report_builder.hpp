@@ -1,0 +1,15 @@
+// Assembles the report document from result files: summary, one section per benchmark view,
+// and the comparison across runs when there are several.
+#pragma once
+
+#include <vector>
+
+#include "reports/document.hpp"
+#include "reports/references.hpp"
+#include "reports/report_inputs.hpp"
+
+namespace gpubench::reports {
+
+document build_report(const std::vector<run_input>& runs, const reference_set& refs);
+
+}  // namespace gpubench::reports

@@ -1,0 +1,26 @@
+// The result files a report is made of: read, checked against each other, and labelled.
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "core/result.hpp"
+
+namespace gpubench::reports {
+
+struct run_input {
+  std::filesystem::path path;
+  core::result_file file;
+  std::string label;  // how the report names this run: its host, made unique
+};
+
+// Reads every file (core::read_result_file); throws core::input_error naming the file when one
+// is missing, empty, truncated or of the wrong schema, or when two files cannot be reported
+// together (the same run twice, or one benchmark id measured in different units).
+std::vector<run_input> load_runs(const std::vector<std::filesystem::path>& paths);
+
+// Checks files already in memory (what load_runs does after reading) and sets their labels.
+void check_and_label(std::vector<run_input>& runs);
+
+}  // namespace gpubench::reports
