@@ -7,7 +7,7 @@ command -v mpirun >/dev/null || { echo "SKIP: no mpirun in PATH"; exit 77; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 start=$(date +%s)
-"$gpubench" run --suite collectives --backend mpi --ranks 2 --place out --sizes 64K:64M \
+"$gpubench" run --suite collectives --backend mpi --ranks 2 --place out --sizes 64K:256M \
   --coll-timeout 60 --quiet --out "$tmp/r.json" >"$tmp/out.txt" 2>&1 &
 pid=$!
 # The ranks are grandchildren (gpubench -> mpirun -> ranks) whose command line names our
@@ -22,7 +22,7 @@ for _ in $(seq 1 200); do
   sleep 0.1
 done
 [[ -n $victim ]] || { kill "$pid"; cat "$tmp/out.txt"; echo "FAIL: no rank process found"; exit 1; }
-sleep 2  # let it get into the measurement
+sleep 1  # let it get into the measurement (the sweep lasts several seconds)
 kill -9 "$victim"
 rc=0
 wait "$pid" || rc=$?
