@@ -1,4 +1,5 @@
 #include "reports/html_writer.hpp"
+#include "reports/markup_escape.hpp"
 
 #include <type_traits>
 
@@ -59,27 +60,7 @@ void write_table(std::string& out, const table& t) {
 }  // namespace
 
 std::string html_escape(const std::string& text) {
-  std::string out;
-  out.reserve(text.size());
-  for (char c : text) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      default:
-        out += c;
-    }
-  }
-  return out;
+  return markup_escape(text);
 }
 
 std::string to_html(const document& doc) {

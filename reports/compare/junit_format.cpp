@@ -2,38 +2,11 @@
 
 #include "reports/compare/cells.hpp"
 #include "reports/compare/formats.hpp"
+#include "reports/markup_escape.hpp"
 
 namespace gpubench::compare {
 
 namespace {
-
-// Text and attribute values: the five entities escaped, and the control characters XML 1.0
-// forbids dropped, so any note or parameter value keeps the document well-formed.
-std::string xml(const std::string& text) {
-  std::string out;
-  for (char ch : text) {
-    switch (ch) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      case '\'':
-        out += "&apos;";
-        break;
-      default:
-        if (static_cast<unsigned char>(ch) >= 0x20 || ch == '\n' || ch == '\t') out += ch;
-    }
-  }
-  return out;
-}
 
 std::string details(const comparison_row& r) {
   return fmt::format("{}: base {}, new {}, change {}, bound {}, test {}{}", to_string(r.result),
@@ -61,13 +34,13 @@ std::string format_junit(const comparison& c) {
       tests, failures, skipped);
   out += fmt::format(
       "  <testsuite name=\"{}\" tests=\"{}\" failures=\"{}\" errors=\"0\" skipped=\"{}\">\n",
-      xml(c.base_name + " vs " + c.new_name), tests, failures, skipped);
+      markup_escape(c.base_name + " vs " + c.new_name), tests, failures, skipped);
   for (const auto& r : c.rows) {
     std::string name = row_label(r);
     if (r.basis == row_basis::reference) name += " [reference]";
-    out += fmt::format("    <testcase classname=\"gpubench.{}\" name=\"{}\">\n", xml(r.benchmark),
-                       xml(name));
-    const std::string text = xml(details(r));
+    out += fmt::format("    <testcase classname=\"gpubench.{}\" name=\"{}\">\n",
+                       markup_escape(r.benchmark), markup_escape(name));
+    const std::string text = markup_escape(details(r));
     if (r.regression)
       out += fmt::format("      <failure type=\"{}\" message=\"{}\">{}</failure>\n",
                          to_string(r.result), text, text);
