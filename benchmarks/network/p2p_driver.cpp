@@ -209,16 +209,20 @@ void run_latency_points(core::case_state& state, p2p_link& link) {
   }
 }
 
+std::uint64_t default_bandwidth_iterations(std::uint64_t bytes, unsigned streams) {
+  const std::uint64_t per_stream = min_bytes_per_bandwidth_sample / std::max(streams, 1u);
+  return std::max<std::uint64_t>(1, (per_stream + bytes - 1) / std::max<std::uint64_t>(bytes, 1));
+}
+
 void run_bandwidth_points(core::case_state& state, p2p_link& link, transports::direction dir,
-                          unsigned streams) {
+                          unsigned streams, const iterations_rule& iterations) {
   auto& session = link.session();
   for (const std::uint64_t size : state.sizes()) {
     transports::point_spec spec;
     spec.kind = transports::pattern::bandwidth;
     spec.dir = dir;
     spec.bytes = size;
-    const std::uint64_t per_stream = min_bytes_per_bandwidth_sample / streams;
-    spec.iterations = std::max<std::uint64_t>(1, (per_stream + size - 1) / size);
+    spec.iterations = std::max<std::uint64_t>(1, iterations(size, streams));
     core::sample_spec sample;
     const double ways = dir == transports::direction::bidir ? 2 : 1;
     sample.bytes = ways * static_cast<double>(spec.iterations * size * streams);
@@ -227,6 +231,10 @@ void run_bandwidth_points(core::case_state& state, p2p_link& link, transports::d
     auto& point = state.measure(size, sample, [&] { session.endpoint().run_sample(); });
     add_costs(point, session.end_point());
     point.extra["gbit_per_s"] = point.stats.median * 8;
+    // GB/s over the message size: millions of messages per second, all streams and ways.
+    point.extra["message_rate_mpps"] = point.stats.median * 1e3 / static_cast<double>(size);
+    point.extra["message_rate_mpps_best"] = point.stats.max * 1e3 / static_cast<double>(size);
+    point.extra["messages_per_sample"] = sample.operations;
   }
 }
 

@@ -4,6 +4,7 @@
 // set of statistics and one CPU accounting.
 #pragma once
 
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -70,9 +71,16 @@ void run_guarded(core::case_state& state, const std::string& peer,
 // large messages), one-way latency, CPU cost per GB and per message in the point's extra.
 void run_latency_points(core::case_state& state, p2p_link& link);
 
+// Messages per stream in one bandwidth sample of `bytes`-sized messages over `streams`.
+using iterations_rule = std::function<std::uint64_t(std::uint64_t bytes, unsigned streams)>;
+// The default rule: at least 8 MiB over all streams per sample.
+std::uint64_t default_bandwidth_iterations(std::uint64_t bytes, unsigned streams);
+
 // One bandwidth point per size: `dir` and the case's streams; bytes per sample are the
-// messages of all streams (both ways for bidir).
+// messages of all streams (both ways for bidir). The point's extra gets the message rate
+// (median and best sample) beside the CPU cost.
 void run_bandwidth_points(core::case_state& state, p2p_link& link, transports::direction dir,
-                          unsigned streams);
+                          unsigned streams,
+                          const iterations_rule& iterations = default_bandwidth_iterations);
 
 }  // namespace gpubench::benchmarks::network

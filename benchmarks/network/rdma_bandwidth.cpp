@@ -1,6 +1,6 @@
-// net.rdma.bandwidth: perftest's ib_send_bw / ib_write_bw / ib_read_bw: a window of
-// tx-depth outstanding work requests, selective signalling, bytes over first post to last
-// completion; message rate and both sides' CPU cost beside it.
+// net.rdma.bandwidth: perftest's ib_send_bw / ib_write_bw / ib_read_bw, one way and both ways
+// (-b): a window of tx-depth outstanding work requests, selective signalling, bytes over
+// first post to last completion; message rate and both sides' CPU cost beside it.
 #include "benchmarks/network/rdma_common.hpp"
 
 namespace gpubench::benchmarks {
@@ -20,7 +20,9 @@ void register_net_rdma_bandwidth(core::registry& r) {
   // One burst (at least tx-depth work requests) before timing: perftest's warm-up.
   def.criteria.warmup_samples = 1;
   def.requirement = rdma_requirement;
-  def.cases = rdma_cases;
+  def.cases = [](const core::run_context& ctx) {
+    return rdma_cases(ctx, transports::rdma::test_kind::bandwidth);
+  };
   def.body = [](core::case_state& state) {
     run_rdma_points(state, transports::rdma::test_kind::bandwidth);
   };

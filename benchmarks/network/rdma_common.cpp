@@ -1,6 +1,7 @@
 #include "benchmarks/network/rdma_common.hpp"
 
 #include <algorithm>
+#include <optional>
 
 #include "benchmarks/network/p2p_driver.hpp"
 #include "core/errors.hpp"
@@ -29,10 +30,11 @@ rdma::rdma_settings settings_for(const core::case_state& state, rdma::test_kind 
   s.tx_depth = o.tx_depth;
   s.cq_mod = o.cq_mod;
   s.inline_size = o.inline_size;
-  s.client = {o.device, o.port, o.gid_index};
-  // In loopback both sides use the same device, port and GID.
-  s.server =
-      ctx.peer ? rdma::side_settings{o.peer_device, o.peer_port, o.peer_gid_index} : s.client;
+  s.client = {o.device, o.port, o.gid_index, o.gpu};
+  // In loopback both sides use the same device, port, GID and GPU.
+  s.server = ctx.peer
+                 ? rdma::side_settings{o.peer_device, o.peer_port, o.peer_gid_index, o.peer_gpu}
+                 : s.client;
   return s;
 }
 
@@ -53,6 +55,15 @@ void add_rdma_options(core::registry& r) {
   r.add_option({"rdma-inline",
                 "RDMA inline size in bytes (default: 220 write, 236 send latency; 0 bandwidth)",
                 ""});
+  r.add_option({"rdma-iters",
+                "RDMA bandwidth: work requests per sample (fewer for large messages: about 50 ms "
+                "of line rate per sample)",
+                "5000"});
+  r.add_option({"rdma-direction",
+                "RDMA bandwidth: uni (the operation's direction), bidir (both at once) or both",
+                "both"});
+  r.add_option({"rdma-gpu", "CUDA device whose memory --rdma-memory cuda registers", "0"});
+  r.add_option({"peer-rdma-gpu", "CUDA device the --peer server registers", "0"});
 }
 
 core::requirement_status rdma_requirement(const core::run_context& ctx) {
@@ -62,7 +73,7 @@ core::requirement_status rdma_requirement(const core::run_context& ctx) {
   return core::requirement_status::ok();
 }
 
-std::vector<nlohmann::json> rdma_cases(const core::run_context& ctx) {
+std::vector<nlohmann::json> rdma_cases(const core::run_context& ctx, rdma::test_kind test) {
   network::check_p2p_options(ctx);  // a bad value stops the run before anything is measured
   const auto o = rdma::parse_rdma_options(ctx);
   std::string device;
@@ -76,13 +87,22 @@ std::vector<nlohmann::json> rdma_cases(const core::run_context& ctx) {
         if (device.empty() && p.number == o.port && p.state == "ACTIVE") device = d.name;
     if (device.empty() && !all.empty()) device = all.front().name;
   }
-  std::vector<nlohmann::json> ops;
-  for (auto op : o.ops)
-    ops.emplace_back(rdma::to_string(op));
-  return core::cartesian({{"device", {device}},
-                          {"op", ops},
-                          {"memory", {rdma::to_string(o.memory)}},
-                          {"peer", {network::peer_param(ctx)}}});
+  std::vector<nlohmann::json> cases;
+  for (const auto op : o.ops) {
+    // Bandwidth cases name the way data moves, as TCP's do; a read pulls from the peer.
+    std::vector<std::string> directions{""};
+    if (test == rdma::test_kind::bandwidth)
+      directions = rdma::bandwidth_directions(op, o.directions);
+    for (const auto& direction : directions) {
+      nlohmann::json c{{"device", device},
+                       {"op", rdma::to_string(op)},
+                       {"memory", rdma::to_string(o.memory)},
+                       {"peer", network::peer_param(ctx)}};
+      if (!direction.empty()) c["direction"] = direction;
+      cases.push_back(std::move(c));
+    }
+  }
+  return cases;
 }
 
 void run_rdma_points(core::case_state& state, rdma::test_kind test) {
@@ -95,10 +115,17 @@ void run_rdma_points(core::case_state& state, rdma::test_kind test) {
     network::p2p_link link(state, table, "rdma", params);
     if (test == rdma::test_kind::latency) {
       network::run_latency_points(state, link);
-    } else {
-      // The requester's direction, one queue pair: perftest's unidirectional bandwidth.
-      network::run_bandwidth_points(state, link, transports::direction::to_peer, 1);
+      return;
     }
+    // One queue pair; perftest's iterations per sample, bounded by the line rate.
+    const auto iters = rdma::parse_rdma_options(state.context()).iterations;
+    std::optional<double> rate;
+    if (const auto peak = link.session().endpoint().peak()) rate = peak->value;
+    network::run_bandwidth_points(
+        state, link, transports::parse_direction(state.params().at("direction").get<std::string>()),
+        1, [&](std::uint64_t bytes, unsigned) {
+          return rdma::bandwidth_iterations(bytes, iters, rate);
+        });
   });
 }
 

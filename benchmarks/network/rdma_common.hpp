@@ -18,7 +18,9 @@ namespace gpubench::benchmarks {
 void add_rdma_options(core::registry& r);
 
 core::requirement_status rdma_requirement(const core::run_context& ctx);
-std::vector<nlohmann::json> rdma_cases(const core::run_context& ctx);
+// device x operation x memory (x direction for bandwidth: --rdma-direction).
+std::vector<nlohmann::json> rdma_cases(const core::run_context& ctx,
+                                       transports::rdma::test_kind test);
 
 // One point per size of the case: latency (one round trip, or one read, per sample) or
 // bandwidth (a burst of work requests per sample), with both sides' CPU cost per GB.

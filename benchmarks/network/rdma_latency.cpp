@@ -22,7 +22,9 @@ void register_net_rdma_latency(core::registry& r) {
   def.criteria.timeout = 2.0;
   def.criteria.warmup_samples = 100;
   def.requirement = rdma_requirement;
-  def.cases = rdma_cases;
+  def.cases = [](const core::run_context& ctx) {
+    return rdma_cases(ctx, transports::rdma::test_kind::latency);
+  };
   def.body = [](core::case_state& state) {
     run_rdma_points(state, transports::rdma::test_kind::latency);
   };

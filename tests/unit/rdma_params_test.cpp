@@ -55,6 +55,45 @@ TEST(RdmaParams, RejectsBadOptionsNamingThem) {
   bad("gid-index", "-1");
   bad("cq-mod", "0");
   bad("rdma-inline", "5000");
+  bad("rdma-iters", "0");
+  bad("rdma-direction", "sideways");
+  bad("rdma-gpu", "-1");
+  bad("peer-rdma-gpu", "x");
+}
+
+TEST(RdmaParams, BandwidthDirectionsAndIterations) {
+  gpubench::core::run_context ctx;
+  auto o = rdma::parse_rdma_options(ctx);
+  EXPECT_EQ(o.iterations, 5000u);  // perftest's bandwidth default
+  EXPECT_EQ(o.directions, rdma::bw_directions::both);
+  ctx.options = {{"rdma-iters", "20000"}, {"rdma-direction", "bidir"}, {"rdma-gpu", "3"}};
+  o = rdma::parse_rdma_options(ctx);
+  EXPECT_EQ(o.iterations, 20000u);
+  EXPECT_EQ(o.directions, rdma::bw_directions::bidir);
+  EXPECT_EQ(o.gpu, 3);
+
+  using strings = std::vector<std::string>;
+  // A read pulls data from the peer: its one-way case is labelled as TCP's from_peer.
+  EXPECT_EQ(rdma::bandwidth_directions(rdma::rdma_op::read, rdma::bw_directions::both),
+            (strings{"from_peer", "bidir"}));
+  EXPECT_EQ(rdma::bandwidth_directions(rdma::rdma_op::write, rdma::bw_directions::uni),
+            (strings{"to_peer"}));
+  EXPECT_EQ(rdma::bandwidth_directions(rdma::rdma_op::send, rdma::bw_directions::bidir),
+            (strings{"bidir"}));
+
+  // Small messages: perftest's iteration count, whatever the rate.
+  EXPECT_EQ(rdma::bandwidth_iterations(2, 5000, 12.5), 5000u);
+  EXPECT_EQ(rdma::bandwidth_iterations(64 << 10, 5000, 12.5), 5000u);
+  // Large messages at 100 Gbit/s (12.5 GB/s): about 50 ms, 625 MB, per sample.
+  EXPECT_EQ(rdma::bandwidth_iterations(1 << 20, 5000, 12.5), 625'000'000u / (1u << 20));
+  // 8 MiB on a 1 Gbit/s path: the 8 MiB budget floor would give one message; at least 8.
+  EXPECT_EQ(rdma::bandwidth_iterations(8 << 20, 5000, 0.125), 8u);
+  // Unknown rate: 64 MiB per sample.
+  EXPECT_EQ(rdma::bandwidth_iterations(1 << 20, 5000, std::nullopt), 64u);
+  // 400 Gbit/s and more: the budget stops at 1 GiB.
+  EXPECT_EQ(rdma::bandwidth_iterations(8 << 20, 5000, 100.0), 128u);
+  // Fewer requested than the floor: as requested.
+  EXPECT_EQ(rdma::bandwidth_iterations(8 << 20, 3, 0.125), 3u);
 }
 
 TEST(RdmaParams, InlineChoice) {
@@ -72,9 +111,10 @@ TEST(RdmaParams, InlineChoice) {
 TEST(RdmaParams, WindowDepthsAndSignalling) {
   using rdma::test_kind;
   EXPECT_EQ(rdma::send_depth(test_kind::bandwidth, 128, 16384), 128u);
-  EXPECT_EQ(rdma::send_depth(test_kind::bandwidth, 128, 64), 64u);  // device limit
+  EXPECT_EQ(rdma::send_depth(test_kind::bandwidth, 128, 64),
+            63u);  // device limit less the sync slot
   EXPECT_LE(rdma::send_depth(test_kind::latency, 128, 16384), 4u);
-  EXPECT_EQ(rdma::recv_depth(test_kind::bandwidth, rdma::rdma_op::send, 128, 16384), 128u);
+  EXPECT_EQ(rdma::recv_depth(test_kind::bandwidth, rdma::rdma_op::send, 128, 16384), 130u);
   EXPECT_EQ(rdma::signal_interval(100, 128), 100u);
   EXPECT_EQ(rdma::signal_interval(100, 16), 16u);  // never beyond the window
   EXPECT_EQ(rdma::signal_interval(0, 16), 1u);

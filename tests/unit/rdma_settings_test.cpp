@@ -17,8 +17,8 @@ rdma::rdma_settings sample() {
   s.tx_depth = 64;
   s.cq_mod = 32;
   s.inline_size = 0;
-  s.client = {"mlx5_0", 1, 3};
-  s.server = {"vmw_pvrdma0", 2, std::nullopt};
+  s.client = {"mlx5_0", 1, 3, 2};
+  s.server = {"vmw_pvrdma0", 2, std::nullopt, 0};
   return s;
 }
 
@@ -37,6 +37,8 @@ TEST(RdmaSettings, RoundTrip) {
   EXPECT_EQ(d.server.device, "vmw_pvrdma0");
   EXPECT_EQ(d.server.port, 2);
   EXPECT_FALSE(d.server.gid_index);
+  EXPECT_EQ(d.client.gpu, 2);
+  EXPECT_EQ(d.server.gpu, 0);
 }
 
 TEST(RdmaSettings, RefusesBadValues) {
@@ -66,6 +68,8 @@ TEST(RdmaSettings, RefusesBadValues) {
   refuses("peer_device", std::string(100, 'a'));
   refuses("peer_port", 0);
   refuses("gid_index", 1.5);
+  refuses("gpu", -1);
+  refuses("peer_gpu", 4096);
   auto missing = rdma::to_params(sample());
   missing.erase("op");
   EXPECT_THROW(rdma::settings_from(missing), std::runtime_error);

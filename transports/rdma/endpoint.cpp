@@ -1,5 +1,7 @@
 #include "transports/rdma/endpoint.hpp"
 
+#include <arpa/inet.h>
+
 #include <algorithm>
 #include <cerrno>
 #include <random>
@@ -68,10 +70,13 @@ endpoint::endpoint(const endpoint_config& c)
   m_tx_depth = send_depth(c.test, c.tx_depth, max_wr);
   m_rx_depth =
       c.rx_depth ? std::min(c.rx_depth, max_wr) : recv_depth(c.test, c.op, m_tx_depth, max_wr);
+  // Bandwidth send queues also hold the sync message of a bidirectional sample.
+  const std::uint32_t send_wrs =
+      m_tx_depth + (c.test == test_kind::bandwidth ? sync_send_slots : 0);
   const int max_cqe = std::max(da.max_cqe, 1);
   // A CQ smaller than the WRs that may complete into it overruns (IBV_EVENT_CQ_ERR).
   m_send_cq.reset(
-      ibv_create_cq(ctx, std::min(static_cast<int>(m_tx_depth), max_cqe), nullptr, nullptr, 0));
+      ibv_create_cq(ctx, std::min(static_cast<int>(send_wrs), max_cqe), nullptr, nullptr, 0));
   if (!m_send_cq) throw_verbs("ibv_create_cq (send)", dev, errno);
   m_recv_cq.reset(
       ibv_create_cq(ctx, std::min(static_cast<int>(m_rx_depth), max_cqe), nullptr, nullptr, 0));
@@ -85,7 +90,7 @@ endpoint::endpoint(const endpoint_config& c)
     init.recv_cq = m_recv_cq.get();
     init.qp_type = IBV_QPT_RC;
     init.sq_sig_all = 0;  // selective signalling
-    init.cap.max_send_wr = m_tx_depth;
+    init.cap.max_send_wr = send_wrs;
     init.cap.max_recv_wr = m_rx_depth;
     init.cap.max_send_sge = 1;
     init.cap.max_recv_sge = 1;
@@ -218,6 +223,19 @@ void endpoint::post(rdma_op op, std::uint64_t size, std::uint64_t wr_id, bool si
   if (int rc = ibv_post_send(m_qp.get(), &wr, &bad); rc != 0)
     throw_verbs("ibv_post_send (" + to_string(op) + ", " + std::to_string(size) + " B)",
                 m_port.device_name, rc);
+}
+
+void endpoint::post_sync(std::uint32_t tag, std::uint64_t wr_id) {
+  ibv_send_wr wr{};
+  wr.wr_id = wr_id;
+  wr.sg_list = nullptr;
+  wr.num_sge = 0;  // zero bytes: only the immediate value travels
+  wr.opcode = IBV_WR_SEND_WITH_IMM;
+  wr.imm_data = htonl(tag);
+  wr.send_flags = IBV_SEND_SIGNALED;
+  ibv_send_wr* bad = nullptr;
+  if (int rc = ibv_post_send(m_qp.get(), &wr, &bad); rc != 0)
+    throw_verbs("ibv_post_send (sync message)", m_port.device_name, rc);
 }
 
 void endpoint::post_recv(std::uint64_t wr_id) {

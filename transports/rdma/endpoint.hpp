@@ -58,6 +58,9 @@ class endpoint {
   // One work request of `op` for `size` bytes: send from source(), write from source() to
   // the peer's target, read from the peer's target into target().
   void post(rdma_op op, std::uint64_t size, std::uint64_t wr_id, bool signaled);
+  // A signalled zero-byte send with `tag` as its immediate value: the start and end marks
+  // of bidirectional samples. The receiver sees IBV_WC_WITH_IMM and the tag (sync_tag()).
+  void post_sync(std::uint32_t tag, std::uint64_t wr_id);
   // A receive of up to max_size bytes into target().
   void post_recv(std::uint64_t wr_id);
 

@@ -65,6 +65,19 @@ rdma_options parse_rdma_options(const core::run_context& ctx) {
   o.tx_depth = bounded(ctx, "tx-depth", 1, 16384, default_tx_depth);
   o.cq_mod = bounded(ctx, "cq-mod", 1, 16384, default_cq_mod);
   if (ctx.option("rdma-inline")) o.inline_size = bounded(ctx, "rdma-inline", 0, 4096, 0);
+  o.iterations = bounded(ctx, "rdma-iters", 1, 1'000'000, default_bw_iterations);
+  if (auto v = ctx.option("rdma-direction")) {
+    if (*v == "uni")
+      o.directions = bw_directions::uni;
+    else if (*v == "bidir")
+      o.directions = bw_directions::bidir;
+    else if (*v == "both")
+      o.directions = bw_directions::both;
+    else
+      throw core::usage_error("--rdma-direction: '" + *v + "' is not uni, bidir or both");
+  }
+  o.gpu = static_cast<int>(bounded(ctx, "rdma-gpu", 0, 1023, 0));
+  o.peer_gpu = static_cast<int>(bounded(ctx, "peer-rdma-gpu", 0, 1023, 0));
   return o;
 }
 
@@ -76,18 +89,52 @@ std::uint32_t wanted_inline(test_kind test, rdma_op op, memory_kind memory,
   return op == rdma_op::write ? default_inline_write : default_inline_send;
 }
 
+std::string uni_direction(rdma_op op) {
+  return op == rdma_op::read ? "from_peer" : "to_peer";
+}
+
+std::vector<std::string> bandwidth_directions(rdma_op op, bw_directions d) {
+  switch (d) {
+    case bw_directions::uni:
+      return {uni_direction(op)};
+    case bw_directions::bidir:
+      return {"bidir"};
+    case bw_directions::both:
+      break;
+  }
+  return {uni_direction(op), "bidir"};
+}
+
+std::uint64_t bandwidth_iterations(std::uint64_t bytes, std::uint32_t requested,
+                                   std::optional<double> line_rate_gbyte_per_s) {
+  constexpr double sample_seconds = 0.05;
+  constexpr std::uint64_t unknown_rate_budget = 64u << 20;
+  constexpr std::uint64_t min_budget = 8u << 20, max_budget = 1u << 30;
+  constexpr std::uint64_t min_messages = 8;
+  const std::uint64_t want = std::max<std::uint32_t>(requested, 1);
+  std::uint64_t budget = unknown_rate_budget;
+  if (line_rate_gbyte_per_s && *line_rate_gbyte_per_s > 0)
+    budget = std::clamp(static_cast<std::uint64_t>(*line_rate_gbyte_per_s * 1e9 * sample_seconds),
+                        min_budget, max_budget);
+  const std::uint64_t by_budget = budget / std::max<std::uint64_t>(bytes, 1);
+  return std::clamp(by_budget, std::min(want, min_messages), want);
+}
+
 std::uint32_t send_depth(test_kind test, std::uint32_t requested, std::uint32_t device_max_wr) {
   const std::uint32_t cap = std::max<std::uint32_t>(device_max_wr, 1);
   // Ping-pong keeps one message in flight, plus the control sends of the point protocol.
   if (test == test_kind::latency) return std::min<std::uint32_t>(4, cap);
-  return std::clamp<std::uint32_t>(requested, 1, cap);
+  // The send queue also holds the sync message of a bidirectional sample.
+  const std::uint32_t window_cap = cap > sync_send_slots ? cap - sync_send_slots : 1;
+  return std::clamp<std::uint32_t>(requested, 1, window_cap);
 }
 
 std::uint32_t recv_depth(test_kind test, rdma_op op, std::uint32_t tx_depth,
                          std::uint32_t device_max_wr) {
   const std::uint32_t cap = std::max<std::uint32_t>(device_max_wr, 1);
+  // Send bandwidth: a receive for every message of the peer's window, plus its sync messages.
   if (test == test_kind::bandwidth && op == rdma_op::send)
-    return std::clamp<std::uint32_t>(tx_depth, 1, cap);
+    return std::clamp<std::uint32_t>(tx_depth + 2, 1, cap);
   return std::min<std::uint32_t>(16, cap);
 }
 

@@ -20,6 +20,15 @@ inline constexpr std::uint32_t default_inline_write = 220;
 inline constexpr std::uint32_t default_inline_send = 236;
 // Responder resources asked for; clamped to the device and then to the peer.
 inline constexpr std::uint32_t default_out_reads = 16;
+// perftest's bandwidth iterations: work requests in one bandwidth sample.
+inline constexpr std::uint32_t default_bw_iterations = 5000;
+// Send-queue slots beyond the window, for the zero-byte messages that start and end the
+// peer's half of a bidirectional sample.
+inline constexpr std::uint32_t sync_send_slots = 1;
+
+// Which ways a bandwidth case moves data: the operation's own direction (perftest's
+// default), both at once (perftest -b), or one case of each.
+enum class bw_directions { uni, bidir, both };
 
 // What the user asked for, validated (usage_error names the option).
 struct rdma_options {
@@ -35,10 +44,15 @@ struct rdma_options {
   std::uint32_t tx_depth = default_tx_depth;
   std::uint32_t cq_mod = default_cq_mod;
   std::optional<std::uint32_t> inline_size;  // --rdma-inline; default per test and operation
+  std::uint32_t iterations = default_bw_iterations;  // --rdma-iters
+  bw_directions directions = bw_directions::both;    // --rdma-direction
+  int gpu = 0;                                       // --rdma-gpu (with --rdma-memory cuda)
+  int peer_gpu = 0;                                  // --peer-rdma-gpu
 };
 
 // Reads --rdma-op (send,write,read | all), --rdma-memory, --rdma-device, --rdma-port,
-// --gid-index, their --peer-* forms, --tx-depth, --cq-mod and --rdma-inline.
+// --gid-index, their --peer-* forms, --tx-depth, --cq-mod, --rdma-inline, --rdma-iters,
+// --rdma-direction and --rdma-gpu / --peer-rdma-gpu.
 rdma_options parse_rdma_options(const core::run_context& ctx);
 std::vector<rdma_op> parse_ops(const std::string& text);
 memory_kind parse_memory(const std::string& text);
@@ -48,8 +62,21 @@ memory_kind parse_memory(const std::string& text);
 std::uint32_t wanted_inline(test_kind test, rdma_op op, memory_kind memory,
                             std::optional<std::uint32_t> requested);
 
+// The directions of a bandwidth case of `op`, as the result's "direction" param (seen from the
+// client, like TCP's): send and write move data to the peer, read pulls it from the peer.
+std::vector<std::string> bandwidth_directions(rdma_op op, bw_directions d);
+// The one-way direction of `op`: "to_peer" (send, write) or "from_peer" (read).
+std::string uni_direction(rdma_op op);
+
+// Work requests in one bandwidth sample of `bytes`-sized messages: `requested` (perftest's
+// iterations), fewer for large messages so that a sample moves about 50 ms of the port's line
+// rate (64 MiB when the rate is unknown), and never fewer than 8 (or `requested`, if smaller),
+// so the window always pipelines.
+std::uint64_t bandwidth_iterations(std::uint64_t bytes, std::uint32_t requested,
+                                   std::optional<double> line_rate_gbyte_per_s);
+
 // Depth of the send queue: 1 for latency (ping-pong), else the requested window clamped to
-// the device's max_qp_wr.
+// the device's max_qp_wr less the sync slots.
 std::uint32_t send_depth(test_kind test, std::uint32_t requested, std::uint32_t device_max_wr);
 // Receives kept posted: the send window for send bandwidth, a few for ping-pong (one per
 // outstanding message plus control), clamped to the device.

@@ -36,20 +36,31 @@ std::optional<std::string> device_name(const nlohmann::json& p, const char* key)
   return name;
 }
 
-side_settings side(const nlohmann::json& p, const char* device, const char* port, const char* gid) {
+// The params keys of one side's settings.
+struct side_keys {
+  const char* device;
+  const char* port;
+  const char* gid;
+  const char* gpu;
+};
+constexpr side_keys client_keys{"device", "port", "gid_index", "gpu"};
+constexpr side_keys server_keys{"peer_device", "peer_port", "peer_gid_index", "peer_gpu"};
+
+side_settings side(const nlohmann::json& p, const side_keys& k) {
   side_settings s;
-  s.device = device_name(p, device);
-  if (p.contains(port)) s.port = static_cast<int>(integer(p, port, 1, 255));
-  if (p.contains(gid) && !p.at(gid).is_null())
-    s.gid_index = static_cast<int>(integer(p, gid, 0, 65535));
+  s.device = device_name(p, k.device);
+  if (p.contains(k.port)) s.port = static_cast<int>(integer(p, k.port, 1, 255));
+  if (p.contains(k.gid) && !p.at(k.gid).is_null())
+    s.gid_index = static_cast<int>(integer(p, k.gid, 0, 65535));
+  if (p.contains(k.gpu)) s.gpu = static_cast<int>(integer(p, k.gpu, 0, 1023));
   return s;
 }
 
-void put_side(nlohmann::json& j, const side_settings& s, const char* device, const char* port,
-              const char* gid) {
-  if (s.device) j[device] = *s.device;
-  j[port] = s.port;
-  if (s.gid_index) j[gid] = *s.gid_index;
+void put_side(nlohmann::json& j, const side_settings& s, const side_keys& k) {
+  if (s.device) j[k.device] = *s.device;
+  j[k.port] = s.port;
+  if (s.gid_index) j[k.gid] = *s.gid_index;
+  j[k.gpu] = s.gpu;
 }
 
 }  // namespace
@@ -63,8 +74,8 @@ nlohmann::json to_params(const rdma_settings& s) {
   j["tx_depth"] = s.tx_depth;
   j["cq_mod"] = s.cq_mod;
   if (s.inline_size) j["inline"] = *s.inline_size;
-  put_side(j, s.client, "device", "port", "gid_index");
-  put_side(j, s.server, "peer_device", "peer_port", "peer_gid_index");
+  put_side(j, s.client, client_keys);
+  put_side(j, s.server, server_keys);
   return j;
 }
 
@@ -93,8 +104,8 @@ rdma_settings settings_from(const nlohmann::json& p) {
     s.cq_mod = static_cast<std::uint32_t>(integer(p, "cq_mod", 1, 16384));
     if (p.contains("inline") && !p.at("inline").is_null())
       s.inline_size = static_cast<std::uint32_t>(integer(p, "inline", 0, 4096));
-    s.client = side(p, "device", "port", "gid_index");
-    s.server = side(p, "peer_device", "peer_port", "peer_gid_index");
+    s.client = side(p, client_keys);
+    s.server = side(p, server_keys);
     return s;
   } catch (const nlohmann::json::exception& e) {
     bad(e.what());

@@ -18,6 +18,7 @@ struct side_settings {
   std::optional<std::string> device;
   int port = 1;
   std::optional<int> gid_index;
+  int gpu = 0;  // the CUDA device whose memory is registered, with memory cuda
 };
 
 struct rdma_settings {
@@ -28,8 +29,8 @@ struct rdma_settings {
   std::uint32_t tx_depth = default_tx_depth;
   std::uint32_t cq_mod = default_cq_mod;
   std::optional<std::uint32_t> inline_size;
-  side_settings client;  // params device, port, gid_index
-  side_settings server;  // params peer_device, peer_port, peer_gid_index
+  side_settings client;  // params device, port, gid_index, gpu
+  side_settings server;  // params peer_device, peer_port, peer_gid_index, peer_gpu
 };
 
 // The params object the client sends: the case's params (device, op, memory, ...) plus the

@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "core/errors.hpp"
+#include "transports/rdma/bandwidth_flow.hpp"
 #include "transports/rdma/rdma_settings.hpp"
 #include "transports/rdma/rdma_transport.hpp"
 #include "transports/rdma/session_util.hpp"
@@ -39,6 +40,7 @@ endpoint_config config_for(const rdma_settings& s, const side_settings& side) {
   c.device = side.device;
   c.port = side.port;
   c.gid_index = side.gid_index;
+  c.gpu = side.gpu;
   return c;
 }
 
@@ -52,10 +54,19 @@ void connect_over(endpoint& ep, const endpoint_setup& setup) {
     ep.post_recv(i);
 }
 
-void check_size(const point_spec& spec, const rdma_settings& s) {
+// Both sides check a point against the case: the passive side gets it from the network.
+void check_point(const point_spec& spec, const rdma_settings& s) {
   if (spec.bytes == 0 || spec.bytes > s.max_bytes)
     throw std::runtime_error("RDMA point of " + std::to_string(spec.bytes) +
                              " bytes: the case's buffers hold 1.." + std::to_string(s.max_bytes));
+  if (spec.kind != (s.test == test_kind::latency ? pattern::latency : pattern::bandwidth))
+    throw std::runtime_error("RDMA point of the wrong kind for a " +
+                             std::string(s.test == test_kind::latency ? "latency" : "bandwidth") +
+                             " case");
+  if (spec.kind == pattern::bandwidth && spec.dir != direction::bidir &&
+      to_string(spec.dir) != uni_direction(s.op))
+    throw std::runtime_error("RDMA " + to_string(s.op) + " moves data " + uni_direction(s.op) +
+                             ", not " + to_string(spec.dir));
 }
 
 class rdma_active final : public active_endpoint {
@@ -63,9 +74,9 @@ class rdma_active final : public active_endpoint {
   explicit rdma_active(const endpoint_setup& setup)
       : m_s(settings_from(setup.params)),
         m_ep(config_for(m_s, m_s.client)),
-        m_timeout(std::max(setup.io_timeout, milliseconds(1000))) {
+        m_timeout(std::max(setup.io_timeout, milliseconds(1000))),
+        m_flow(m_ep, m_s.op, signal_interval(m_s.cq_mod, m_ep.tx_depth()), m_timeout) {
     connect_over(m_ep, setup);
-    m_signal_every = signal_interval(m_s.cq_mod, m_ep.tx_depth());
   }
 
   nlohmann::json describe() const override {
@@ -76,8 +87,10 @@ class rdma_active final : public active_endpoint {
                                ? "one RDMA read is a full round trip: reported whole"
                                : "ping-pong round trip / 2";
     else
-      j["timing"] = "requester: first post to last completion; one signalled WR every " +
-                    std::to_string(m_signal_every);
+      j["timing"] =
+          "requester: first post to last completion, one signalled WR every " +
+          std::to_string(signal_interval(m_s.cq_mod, m_ep.tx_depth())) +
+          "; bidirectional: from the mark that starts the peer's burst to the mark that ends it";
     return j;
   }
 
@@ -90,9 +103,7 @@ class rdma_active final : public active_endpoint {
   }
 
   void prepare(const point_spec& spec) override {
-    check_size(spec, m_s);
-    if (spec.kind == pattern::bandwidth && spec.dir != direction::to_peer)
-      throw core::skip_case("RDMA bandwidth is measured in the requester's direction only");
+    check_point(spec, m_s);
     m_spec = spec;
     m_mark = 0;
     if (m_s.test == test_kind::latency && m_s.op == rdma_op::write) {
@@ -103,8 +114,8 @@ class rdma_active final : public active_endpoint {
     // reads need nothing from the passive side, so it can run before the point begins there;
     // sends rely on the runner's warm-up sample instead (the receiver re-posts only while
     // serving).
-    if (spec.kind == pattern::bandwidth && m_s.op != rdma_op::send)
-      bandwidth_burst(m_ep.tx_depth());
+    if (spec.kind == pattern::bandwidth && m_s.op != rdma_op::send && spec.dir != direction::bidir)
+      m_flow.burst(spec.bytes, m_ep.tx_depth(), false);
     m_totals = {};
     m_cpu0 = cpu_usage::this_thread();
   }
@@ -113,8 +124,11 @@ class rdma_active final : public active_endpoint {
     if (m_spec.kind == pattern::latency) {
       for (std::uint64_t i = 0; i < m_spec.iterations; ++i)
         latency_round();
+    } else if (m_spec.dir == direction::bidir) {
+      bidirectional_sample();
     } else {
-      bandwidth_burst(m_spec.iterations);
+      m_flow.burst(m_spec.bytes, m_spec.iterations, false);
+      count(m_spec.iterations);
     }
   }
 
@@ -160,42 +174,24 @@ class rdma_active final : public active_endpoint {
     m_totals.bytes += one_way ? size : 2 * size;
   }
 
-  // perftest's run_iter_bw: up to tx_depth WRs outstanding, one in every cq_mod signalled
-  // and always the last. RC completes in order, so a signalled WR's id says how many are done.
-  void bandwidth_burst(std::uint64_t iterations) {
-    const std::uint64_t base = m_wr;
-    const std::uint64_t end = base + iterations;
-    const std::uint64_t depth = m_ep.tx_depth();
-    std::uint64_t posted = base, completed = base;
-    ibv_wc wc[16];
-    spin_deadline deadline(m_timeout);
-    while (completed < end) {
-      while (posted < end && posted - completed < depth) {
-        ++posted;
-        const bool signal = (posted - base) % m_signal_every == 0 || posted == end;
-        m_ep.post(m_s.op, m_spec.bytes, posted, signal);
-      }
-      const int n = m_ep.poll_send(wc);
-      for (int i = 0; i < n; ++i)
-        completed = std::max<std::uint64_t>(completed, wc[i].wr_id);
-      if (n > 0) {
-        deadline = spin_deadline(m_timeout);
-      } else if (deadline.expired()) {
-        throw std::runtime_error(
-            to_string(m_s.op) + " bandwidth: " + std::to_string(completed - base) + " of " +
-            std::to_string(iterations) + " work requests completed, then none for " +
-            std::to_string(m_timeout.count()) + " ms");
-      }
-    }
-    m_wr = end;
-    m_totals.messages += iterations;
-    m_totals.bytes += iterations * m_spec.bytes;
+  // perftest -b: the peer starts its burst on the go mark while this side runs its own; the
+  // sample ends when both are complete (the peer's done mark follows its last completion).
+  void bidirectional_sample() {
+    m_flow.send_mark(sync_tag::go);
+    m_flow.burst(m_spec.bytes, m_spec.iterations, true);
+    m_flow.wait_mark(sync_tag::done, "bidirectional bandwidth");
+    count(2 * m_spec.iterations);
+  }
+
+  void count(std::uint64_t messages) {
+    m_totals.messages += messages;
+    m_totals.bytes += messages * m_spec.bytes;
   }
 
   rdma_settings m_s;
   endpoint m_ep;
   milliseconds m_timeout;
-  std::uint32_t m_signal_every = 1;
+  bandwidth_flow m_flow;
   point_spec m_spec;
   point_totals m_totals;
   cpu_usage m_cpu0;
@@ -219,14 +215,15 @@ class rdma_passive final : public passive_endpoint {
   explicit rdma_passive(const endpoint_setup& setup)
       : m_s(settings_from(setup.params)),
         m_ep(config_for(m_s, m_s.server)),
-        m_timeout(std::max(setup.io_timeout, milliseconds(1000))) {
+        m_timeout(std::max(setup.io_timeout, milliseconds(1000))),
+        m_flow(m_ep, m_s.op, signal_interval(m_s.cq_mod, m_ep.tx_depth()), m_timeout) {
     connect_over(m_ep, setup);
   }
 
   nlohmann::json describe() const override { return m_ep.describe(); }
 
   void prepare(const point_spec& spec) override {
-    check_size(spec, m_s);
+    check_point(spec, m_s);
     m_spec = spec;
     if (m_s.test == test_kind::latency && m_s.op == rdma_op::write) {
       std::memset(m_ep.target(), 0, spec.bytes);
@@ -241,6 +238,8 @@ class rdma_passive final : public passive_endpoint {
       answer_sends(control, t);
     else if (m_s.test == test_kind::latency && m_s.op == rdma_op::write)
       answer_writes(control, t);
+    else if (m_spec.dir == direction::bidir)
+      answer_bursts(control, t);
     else if (m_s.op == rdma_op::send)
       receive_stream(control, t);
     else
@@ -304,20 +303,39 @@ class rdma_passive final : public passive_endpoint {
   // Send bandwidth: re-post a receive for every one consumed, so the sender's window never
   // meets an empty receive queue (RNR) for long.
   void receive_stream(point_control& control, point_totals& t) {
-    ibv_wc wc[32];
     control_stop s(m_timeout);
     bool stopping = false;
+    const std::uint64_t before = m_flow.tally().messages;
     for (;;) {
-      const int n = m_ep.poll_recv(wc);
-      for (int i = 0; i < n; ++i)
-        m_ep.post_recv(wc[i].wr_id);
-      t.messages += static_cast<std::uint64_t>(n);
-      t.bytes += static_cast<std::uint64_t>(n) * m_spec.bytes;
+      const int n = m_flow.service_receives();
       if (n > 0) s.progress(m_timeout);
       // Every message the client counted was acknowledged before it said stop: one more
       // empty poll after the stop drains what is left.
-      if (n == 0 && stopping) return;
+      if (n == 0 && stopping) break;
       if (n == 0 && !stopping && idle_check(s, control)) stopping = true;
+    }
+    t.messages += m_flow.tally().messages - before;
+    t.bytes += (m_flow.tally().messages - before) * m_spec.bytes;
+  }
+
+  // Bidirectional bandwidth: on each go mark, the same burst back to the client, then the
+  // done mark. Receives are kept posted throughout (send bandwidth consumes them).
+  void answer_bursts(point_control& control, point_totals& t) {
+    control_stop s(m_timeout);
+    for (;;) {
+      const int n = m_flow.service_receives();
+      if (m_flow.tally().go > 0) {
+        --m_flow.tally().go;
+        m_flow.burst(m_spec.bytes, m_spec.iterations, true);
+        m_flow.send_mark(sync_tag::done);
+        t.messages += 2 * m_spec.iterations;
+        t.bytes += 2 * m_spec.iterations * m_spec.bytes;
+        s.progress(m_timeout);
+      } else if (n > 0) {
+        s.progress(m_timeout);
+      } else if (idle_check(s, control)) {
+        return;
+      }
     }
   }
 
@@ -332,6 +350,7 @@ class rdma_passive final : public passive_endpoint {
   rdma_settings m_s;
   endpoint m_ep;
   milliseconds m_timeout;
+  bandwidth_flow m_flow;
   point_spec m_spec;
   std::uint64_t m_wr = 0;
 };
