@@ -27,6 +27,9 @@ std::string extra_header(const std::string& key) {
   if (key == "cpu_seconds_per_gb") return "CPU s/GB";
   if (key == "algbw") return "algbw (GB/s)";
   if (key == "busbw") return "busbw (GB/s)";
+  if (key == "gbit_per_s") return "Gbit/s";
+  if (key == "message_rate_mpps") return "Mmsg/s";
+  if (key == "messages_per_sample") return "msgs/sample";
   return key;
 }
 

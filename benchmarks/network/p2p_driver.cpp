@@ -233,7 +233,6 @@ void run_bandwidth_points(core::case_state& state, p2p_link& link, transports::d
     point.extra["gbit_per_s"] = point.stats.median * 8;
     // GB/s over the message size: millions of messages per second, all streams and ways.
     point.extra["message_rate_mpps"] = point.stats.median * 1e3 / static_cast<double>(size);
-    point.extra["message_rate_mpps_best"] = point.stats.max * 1e3 / static_cast<double>(size);
     point.extra["messages_per_sample"] = sample.operations;
   }
 }

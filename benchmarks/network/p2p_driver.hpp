@@ -78,7 +78,7 @@ std::uint64_t default_bandwidth_iterations(std::uint64_t bytes, unsigned streams
 
 // One bandwidth point per size: `dir` and the case's streams; bytes per sample are the
 // messages of all streams (both ways for bidir). The point's extra gets the message rate
-// (median and best sample) beside the CPU cost.
+// (of the median sample) and the messages per sample beside the CPU cost.
 void run_bandwidth_points(core::case_state& state, p2p_link& link, transports::direction dir,
                           unsigned streams,
                           const iterations_rule& iterations = default_bandwidth_iterations);
