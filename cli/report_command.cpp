@@ -35,6 +35,21 @@ void emit(const std::string& target, const std::string& content) {
   fmt::print(stderr, "# report: {}\n", target);
 }
 
+// Markdown written to a file gets its charts as SVG files in "<name>-charts/" beside it,
+// linked relatively so the pair can be committed or uploaded together.
+std::string markdown_report(const reports::document& doc, const std::string& target) {
+  if (target == "-") return reports::to_markdown(doc);
+  const std::filesystem::path md(target);
+  const std::string folder = md.stem().string() + "-charts";
+  int count = 0;
+  return reports::to_markdown(doc, [&](const std::string& svg) {
+    const std::string name = fmt::format("chart-{:02}.svg", ++count);
+    std::filesystem::create_directories(md.parent_path() / folder);
+    core::write_file_atomically(md.parent_path() / folder / name, svg);
+    return folder + "/" + name;
+  });
+}
+
 int run_report(report_options o) {
   if (o.pdf == "-") throw core::usage_error("--pdf needs a file name, not '-'");
   std::vector<std::filesystem::path> paths(o.files.begin(), o.files.end());
@@ -44,7 +59,7 @@ int run_report(report_options o) {
     o.html = std::filesystem::path(paths.front()).replace_extension(".html").string();
   const auto doc = reports::build_report(runs, reports::reference_set::builtin());
   if (!o.html.empty()) emit(o.html, reports::to_html(doc));
-  if (!o.md.empty()) emit(o.md, reports::to_markdown(doc));
+  if (!o.md.empty()) emit(o.md, markdown_report(doc, o.md));
   if (!o.csv.empty()) emit(o.csv, reports::to_csv(runs));
   if (!o.pdf.empty()) {
     reports::write_pdf(doc, o.pdf);
@@ -65,7 +80,9 @@ command setup_report(CLI::App& app, const environment&) {
   sub->add_option("--html", o->html,
                   "Self-contained HTML report (default: next to the first file)");
   sub->add_option("--pdf", o->pdf, "PDF report (cairo + pango)");
-  sub->add_option("--md", o->md, "Markdown report ('-' for standard output)");
+  sub->add_option("--md", o->md,
+                  "Markdown report, charts as SVG files in <name>-charts/ beside it ('-' for "
+                  "standard output, charts named only)");
   sub->add_option("--csv", o->csv, "CSV, one row per point ('-' for standard output)");
   return {sub, [o] { return run_report(*o); }};
 }

@@ -1,6 +1,9 @@
 #include "reports/markdown_writer.hpp"
 
+#include <string>
 #include <type_traits>
+
+#include "reports/charts.hpp"
 
 namespace gpubench::reports {
 
@@ -38,9 +41,23 @@ void write_table(std::string& out, const table& t) {
   out += "\n";
 }
 
+// Image alt text may not contain brackets or line breaks.
+std::string alt_text(const std::string& title) {
+  std::string out;
+  for (char c : title)
+    out += c == '[' || c == ']' || c == '\n' ? ' ' : c;
+  return out;
+}
+
+std::string svg_document(const std::string& fragment) {
+  return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n" + fragment + "\n";
+}
+
 }  // namespace
 
-std::string to_markdown(const document& doc) {
+std::string to_markdown(const document& doc, const chart_store& store) {
+  const bool draw = store && !charts_unavailable();
+  int drawn = 0;
   std::string out = "# " + doc.title + "\n\n";
   for (const auto& line : doc.subtitle)
     out += line + "  \n";
@@ -49,7 +66,7 @@ std::string to_markdown(const document& doc) {
     out += std::string(static_cast<std::size_t>(s.level) + 1, '#') + " " + s.title + "\n\n";
     for (const auto& b : s.blocks) {
       std::visit(
-          [&out](const auto& v) {
+          [&](const auto& v) {
             using T = std::decay_t<decltype(v)>;
             if constexpr (std::is_same_v<T, paragraph>) {
               out += v.text + "\n\n";
@@ -57,6 +74,14 @@ std::string to_markdown(const document& doc) {
               out += "> " + v.text + "\n\n";
             } else if constexpr (std::is_same_v<T, table>) {
               write_table(out, v);
+            } else if (draw) {
+              const std::string prefix = "md" + std::to_string(++drawn) + "-";
+              std::string svg;
+              if constexpr (std::is_same_v<T, line_chart>)
+                svg = chart_svg(v, prefix);
+              else
+                svg = heatmap_svg(v, prefix);
+              out += "![" + alt_text(v.title) + "](" + store(svg_document(svg)) + ")\n\n";
             } else if constexpr (std::is_same_v<T, line_chart>) {
               out += "_Chart: " + v.title + " (in the HTML and PDF reports)._\n\n";
             } else {

@@ -34,6 +34,14 @@ for title in "Summary" "Host memory copy" "Host to GPU copies" "GPU to GPU bandw
   grep -qF "$title" "$work/r.html" || fail "HTML lacks section '$title'"
 done
 grep -qF "| $median |" "$work/r.md" || fail "markdown lacks the measured median $median"
+if [[ ${#pdf[@]} -gt 0 ]]; then
+  # Markdown charts: SVG files beside the report, each linked, each a well-formed SVG document.
+  links=$(grep -oE '!\[[^]]*\]\(r-charts/chart-[0-9]+\.svg\)' "$work/r.md" | wc -l)
+  files=$(find "$work/r-charts" -name 'chart-*.svg' | wc -l)
+  [[ $links -ge 3 && $links -eq $files ]] || fail "markdown links $links charts, $files SVG files"
+  python3 -c 'import sys, xml.etree.ElementTree as E; [E.parse(f) for f in sys.argv[1:]]' \
+    "$work"/r-charts/*.svg || fail "a markdown chart is not well-formed SVG"
+fi
 grep -qF "memory.host.copy" "$work/r.csv" || fail "CSV lacks memory.host.copy rows"
 points=$(python3 -c 'import json,sys; print(sum(max(1,len(c["points"])) for f in sys.argv[1:] for c in json.load(open(f))["results"]))' "${runs[@]}")
 rows=$(($(wc -l <"$work/r.csv") - 1))
