@@ -170,6 +170,24 @@ TEST(Report, HtmlIsSelfContained) {
   EXPECT_EQ(html.find("id=\"glyph"), std::string::npos);
 }
 
+TEST(Report, MarkdownLinksEachChartItWasGiven) {
+  const auto doc = build_report(load({"network.json"}), reference_set::builtin());
+  const std::string named = to_markdown(doc);
+  EXPECT_NE(named.find("_Chart: Network latency"), std::string::npos) << "no store: named";
+  if (charts_unavailable()) GTEST_SKIP() << "charts: " << *charts_unavailable();
+  std::vector<std::string> stored;
+  const std::string md = to_markdown(doc, [&](const std::string& svg) {
+    stored.push_back(svg);
+    return "c/" + std::to_string(stored.size()) + ".svg";
+  });
+  ASSERT_EQ(stored.size(), 2u);  // latency and bandwidth
+  EXPECT_EQ(stored[0].rfind("<?xml", 0), 0u) << "a standalone SVG document";
+  EXPECT_NE(stored[0].find("<svg"), std::string::npos);
+  EXPECT_NE(md.find("![Network latency: TCP and RDMA"), std::string::npos);
+  EXPECT_NE(md.find("](c/2.svg)"), std::string::npos);
+  EXPECT_EQ(md.find("_Chart:"), std::string::npos);
+}
+
 TEST(Report, PdfIsWritten) {
   if (charts_unavailable()) GTEST_SKIP() << "PDF: " << *charts_unavailable();
   const auto runs = load({"allreduce.json"});
