@@ -29,6 +29,7 @@ rdma::rdma_settings settings_for(const core::case_state& state, rdma::test_kind 
   s.tx_depth = o.tx_depth;
   s.cq_mod = o.cq_mod;
   s.inline_size = o.inline_size;
+  s.rdma_cm = o.rdma_cm;
   s.client = {o.device, o.port, o.gid_index};
   // In loopback both sides use the same device, port and GID.
   s.server =
@@ -53,6 +54,7 @@ void add_rdma_options(core::registry& r) {
   r.add_option({"rdma-inline",
                 "RDMA inline size in bytes (default: 220 write, 236 send latency; 0 bandwidth)",
                 ""});
+  r.add_option({"rdma-cm", "RDMA: connect queue pairs through rdma_cm (on|off)", "off"});
 }
 
 core::requirement_status rdma_requirement(const core::run_context& ctx) {

@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "core/errors.hpp"
+#include "transports/rdma/cm_protocol.hpp"
 
 namespace gpubench::transports::rdma {
 
@@ -65,6 +66,11 @@ rdma_options parse_rdma_options(const core::run_context& ctx) {
   o.tx_depth = bounded(ctx, "tx-depth", 1, 16384, default_tx_depth);
   o.cq_mod = bounded(ctx, "cq-mod", 1, 16384, default_cq_mod);
   if (ctx.option("rdma-inline")) o.inline_size = bounded(ctx, "rdma-inline", 0, 4096, 0);
+  if (auto v = ctx.option("rdma-cm")) o.rdma_cm = parse_rdma_cm(*v);
+  if (o.rdma_cm && (o.gid_index || o.peer_gid_index))
+    throw core::usage_error(
+        "--gid-index does not apply with --rdma-cm on: rdma_cm uses the GID "
+        "of the peer's IP address");
   return o;
 }
 

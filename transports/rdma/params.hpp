@@ -35,10 +35,11 @@ struct rdma_options {
   std::uint32_t tx_depth = default_tx_depth;
   std::uint32_t cq_mod = default_cq_mod;
   std::optional<std::uint32_t> inline_size;  // --rdma-inline; default per test and operation
+  bool rdma_cm = false;                      // --rdma-cm on|off
 };
 
 // Reads --rdma-op (send,write,read | all), --rdma-memory, --rdma-device, --rdma-port,
-// --gid-index, their --peer-* forms, --tx-depth, --cq-mod and --rdma-inline.
+// --gid-index, their --peer-* forms, --tx-depth, --cq-mod, --rdma-inline and --rdma-cm.
 rdma_options parse_rdma_options(const core::run_context& ctx);
 std::vector<rdma_op> parse_ops(const std::string& text);
 memory_kind parse_memory(const std::string& text);
