@@ -81,10 +81,18 @@ std::vector<nlohmann::json> rdma_cases(const core::run_context& ctx) {
   std::vector<nlohmann::json> ops;
   for (auto op : o.ops)
     ops.emplace_back(rdma::to_string(op));
-  return core::cartesian({{"device", {device}},
-                          {"op", ops},
-                          {"memory", {rdma::to_string(o.memory)}},
-                          {"peer", {network::peer_param(ctx)}}});
+  auto cases = core::cartesian({{"device", {device}},
+                                {"op", ops},
+                                {"memory", {rdma::to_string(o.memory)}},
+                                {"peer", {network::peer_param(ctx)}}});
+  if (o.rdma_cm)
+    for (auto& c : cases) {
+      c["connection"] = "rdma_cm";
+      // The peer's address decides the device: a guessed name here would be read back as an
+      // explicit --rdma-device (the result's context names the device rdma_cm used).
+      if (!o.device) c.erase("device");
+    }
+  return cases;
 }
 
 void run_rdma_points(core::case_state& state, rdma::test_kind test) {

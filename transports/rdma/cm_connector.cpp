@@ -124,6 +124,11 @@ class cm_connection final : public qp_connector {
     const cm_depths own =
         request_depths(default_out_reads, da.max_qp_rd_atom, da.max_qp_init_rd_atom);
     m_depths = m_role == cm_role::active ? own : accept_depths(own, m_request);
+    // The ACK timeout of the control channel path (4.096 us * 2^14, about 67 ms per retry),
+    // so both paths retry alike; kernels without the option keep rdma_cm's own value.
+    std::uint8_t ack_timeout = 14;
+    m_ack_timeout_set = rdma_set_option(m_id.get(), RDMA_OPTION_ID, RDMA_OPTION_ID_ACK_TIMEOUT,
+                                        &ack_timeout, sizeof ack_timeout) == 0;
     rdma_conn_param p{};
     p.responder_resources = m_depths.responder_resources;
     p.initiator_depth = m_depths.initiator_depth;
@@ -144,7 +149,8 @@ class cm_connection final : public qp_connector {
     j["rdma_cm"] = {{"peer", m_peer},
                     {"port", m_port},
                     {"responder_resources", m_depths.responder_resources},
-                    {"initiator_depth", m_depths.initiator_depth}};
+                    {"initiator_depth", m_depths.initiator_depth},
+                    {"ack_timeout", m_ack_timeout_set ? "14 (set)" : "rdma_cm's default"}};
     return j;
   }
   std::string peer_name() const override { return m_peer; }
@@ -230,6 +236,7 @@ class cm_connection final : public qp_connector {
   std::uint16_t m_port = 0;
   cm_depths m_request;  // passive: the depths the client's CONNECT_REQUEST asked for
   cm_depths m_depths;   // what this side asked for (active) or accepted (passive)
+  bool m_ack_timeout_set = false;
   // Destroyed in reverse: the connected id, the listening id, then the channel they use.
   channel_ptr m_channel;
   id_ptr m_listen;

@@ -226,10 +226,12 @@ void endpoint::attach_peer(const endpoint_info& peer) {
   // connection really got rather than reporting what was asked for.
   ibv_qp_attr a{};
   ibv_qp_init_attr init{};
-  if (int rc = ibv_query_qp(m_qp.get(), &a,
-                            IBV_QP_STATE | IBV_QP_PATH_MTU | IBV_QP_AV | IBV_QP_ACCESS_FLAGS |
-                                IBV_QP_MAX_QP_RD_ATOMIC | IBV_QP_MAX_DEST_RD_ATOMIC,
-                            &init);
+  if (int rc =
+          ibv_query_qp(m_qp.get(), &a,
+                       IBV_QP_STATE | IBV_QP_PATH_MTU | IBV_QP_AV | IBV_QP_ACCESS_FLAGS |
+                           IBV_QP_MAX_QP_RD_ATOMIC | IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_TIMEOUT |
+                           IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY | IBV_QP_MIN_RNR_TIMER,
+                       &init);
       rc != 0)
     throw_verbs("ibv_query_qp", dev, rc);
   if (a.qp_state != IBV_QPS_RTS)
@@ -247,6 +249,10 @@ void endpoint::attach_peer(const endpoint_info& peer) {
                              std::to_string(a.max_rd_atomic) + ", responder resources " +
                              std::to_string(a.max_dest_rd_atomic) + ")");
   m_path_mtu = static_cast<int>(a.path_mtu);
+  m_cm_qp = {{"timeout", a.timeout},
+             {"retry_count", a.retry_cnt},
+             {"rnr_retry", a.rnr_retry},
+             {"min_rnr_timer", a.min_rnr_timer}};
   m_init_reads = a.max_rd_atomic;
   m_local.out_reads = a.max_dest_rd_atomic;
   if (a.ah_attr.is_global) {
@@ -366,10 +372,12 @@ nlohmann::json endpoint::describe() const {
   j["tx_depth"] = m_tx_depth;
   j["inline"] = m_max_inline;
   j["outstanding_reads"] = m_init_reads;
-  if (m_cm)
+  if (m_cm) {
     j.update(m_cm->describe());
-  else
+    j["qp_attributes"] = m_cm_qp;  // as rdma_cm set them, read back
+  } else {
     j["connection"] = "control channel exchange";
+  }
   return j;
 }
 

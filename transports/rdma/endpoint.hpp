@@ -103,6 +103,7 @@ class endpoint {
   int m_path_mtu = 0;
   std::uint8_t m_init_reads = 1;
   endpoint_info m_local, m_peer;
+  nlohmann::json m_cm_qp;  // the QP attributes rdma_cm chose, for describe()
 };
 
 }  // namespace gpubench::transports::rdma
