@@ -13,6 +13,7 @@
 #include <stdexcept>
 
 #include "core/errors.hpp"
+#include "transports/control/channel.hpp"
 #include "transports/rdma/cm_protocol.hpp"
 #include "transports/rdma/verbs.hpp"
 
@@ -85,7 +86,12 @@ class cm_connection final : public qp_connector {
       : m_role(role),
         m_timeout(std::max(setup.io_timeout, milliseconds(1000))),
         m_interrupted(setup.interrupted),
+        m_oob(setup.oob),
         m_peer(setup.oob->peer_name()) {
+    // While neither side has anything to say on the control channel, a message there can only
+    // be the other side giving up: watched, it ends a wait at once with the peer's reason.
+    if (const auto* control = dynamic_cast<const control::control_channel*>(setup.oob))
+      m_control_fd = control->fd();
     m_channel.reset(rdma_create_event_channel());
     if (!m_channel) {
       const int err = errno;
@@ -170,7 +176,9 @@ class cm_connection final : public qp_connector {
     if (rdma_listen(id, 1) != 0) throw_cm("rdma_listen", m_peer, errno);
     m_port = ntohs(rdma_get_src_port(id));
     oob.send_blob(encode_cm_port(m_port));
-    const event_copy e = wait_for(cm_event::connect_request, "waiting for the client to connect");
+    // The client resolves the address and the route first, each bounded by the I/O timeout.
+    const event_copy e = wait_for(cm_event::connect_request, "waiting for the client to connect",
+                                  3 * m_timeout, true);
     m_id.reset(e.id);
     m_request = e.conn;
   }
@@ -187,17 +195,23 @@ class cm_connection final : public qp_connector {
     const int ms = static_cast<int>(std::min<long long>(m_timeout.count(), INT_MAX));
     if (rdma_resolve_addr(id, nullptr, reinterpret_cast<sockaddr*>(&dst), ms) != 0)
       throw_cm("rdma_resolve_addr", m_peer, errno);
-    wait_for(cm_event::addr_resolved, "resolving the address");
+    wait_for(cm_event::addr_resolved, "resolving the address", m_timeout, true);
     if (rdma_resolve_route(id, ms) != 0) throw_cm("rdma_resolve_route", m_peer, errno);
-    wait_for(cm_event::route_resolved, "resolving the route");
+    wait_for(cm_event::route_resolved, "resolving the route", m_timeout, true);
     if (!id->verbs)
       throw std::runtime_error("rdma_cm resolved " + m_peer + " but bound no RDMA device");
   }
 
   // The next event, which must be `expected`; anything else (REJECTED, UNREACHABLE, ...) or
-  // silence for the I/O timeout throws naming the event, its status and the peer.
+  // silence for `limit` throws naming the event, its status and the peer. With
+  // `watch_control`, a message on the control channel ends the wait too (see above): never
+  // while a connection is being established, when the peer's endpoint blob may arrive.
   event_copy wait_for(cm_event expected, const std::string& doing) {
-    const auto end = clock_type::now() + m_timeout;
+    return wait_for(expected, doing, m_timeout, false);
+  }
+  event_copy wait_for(cm_event expected, const std::string& doing, milliseconds limit,
+                      bool watch_control) {
+    const auto end = clock_type::now() + limit;
     for (;;) {
       rdma_cm_event* ev = nullptr;
       if (rdma_get_cm_event(m_channel.get(), &ev) == 0) {
@@ -221,17 +235,26 @@ class cm_connection final : public qp_connector {
         throw_cm("rdma_get_cm_event", m_peer, errno);
       if (m_interrupted && m_interrupted()) throw core::interrupted();
       const auto left = std::chrono::duration_cast<milliseconds>(end - clock_type::now()).count();
-      if (left <= 0) throw std::runtime_error(cm_timeout_error(expected, m_peer, doing, m_timeout));
-      pollfd pfd{m_channel->fd, POLLIN, 0};
+      if (left <= 0) throw std::runtime_error(cm_timeout_error(expected, m_peer, doing, limit));
+      pollfd pfd[2] = {{m_channel->fd, POLLIN, 0}, {m_control_fd, POLLIN, 0}};
+      const nfds_t n = watch_control && m_control_fd >= 0 ? 2 : 1;
       // Short slices, so an interrupt is noticed while waiting.
-      if (poll(&pfd, 1, static_cast<int>(std::min<long long>(left, 200))) < 0 && errno != EINTR)
+      if (poll(pfd, n, static_cast<int>(std::min<long long>(left, 200))) < 0 && errno != EINTR)
         throw_cm("poll on the event channel", m_peer, errno);
+      if (n == 2 && pfd[1].revents != 0) {
+        // Throws with the peer's words when it gave up; anything else is out of turn.
+        m_oob->receive_blob(m_timeout);
+        throw std::runtime_error("rdma_cm: " + m_peer + " sent a message while " + doing +
+                                 ", before " + to_string(expected));
+      }
     }
   }
 
   cm_role m_role;
   milliseconds m_timeout;
   std::function<bool()> m_interrupted;
+  oob_channel* m_oob;
+  int m_control_fd = -1;
   std::string m_peer;
   std::uint16_t m_port = 0;
   cm_depths m_request;  // passive: the depths the client's CONNECT_REQUEST asked for

@@ -2,6 +2,8 @@
 // connection once the connector has a queue pair.
 #include <stdexcept>
 
+#include "core/errors.hpp"
+#include "transports/control/channel.hpp"
 #include "transports/rdma/cm_connector.hpp"
 
 namespace gpubench::transports::rdma {
@@ -18,7 +20,22 @@ void connect_via_cm(endpoint& ep, const endpoint_setup& setup) {
   // Receives first: the peer may send as soon as the connection is established.
   for (std::uint32_t i = 0; i < ep.rx_depth(); ++i)
     ep.post_recv(i);
-  cm->establish();
+  try {
+    cm->establish();
+  } catch (const core::interrupted&) {
+    throw;
+  } catch (const std::exception& e) {
+    // A side that fails while building its endpoint tears its id down, which the other side
+    // only sees as REJECTED; the reason travels on the control channel, so look there.
+    try {
+      setup.oob->receive_blob(std::chrono::milliseconds(500));
+    } catch (const control::peer_error& peer) {
+      throw std::runtime_error(std::string(e.what()) + "; " + peer.what());
+    } catch (const std::exception&) {
+      // Nothing more from the peer: the event says it all.
+    }
+    throw;
+  }
   // rkey, address and length still travel over the control channel; the QPN, PSN and GID in
   // the same message are rdma_cm's business now and unused.
   setup.oob->send_blob(encode(ep.local_info()));
