@@ -5,6 +5,7 @@
 #include <cerrno>
 #include <cstring>
 
+#include "benchmarks/network/rdma_common.hpp"
 #include "core/errors.hpp"
 #include "core/run_context.hpp"
 #include "transports/rdma/cm_protocol.hpp"
@@ -178,4 +179,26 @@ TEST(RdmaCm, MappedAddressesResolveAsIpv4) {
   EXPECT_EQ(rdma::cm_address("fe80::1"), "fe80::1");
   EXPECT_EQ(rdma::cm_address("::ffff:c612:2"), "::ffff:c612:2");
   EXPECT_EQ(rdma::cm_address("::1"), "::1");
+}
+
+TEST(RdmaCm, CasesSayRdmaCmAndGuessNoDevice) {
+  gpubench::core::run_context ctx;
+  ctx.options = {{"rdma-cm", "off"}, {"rdma-device", "mlx5_0"}};
+  for (const auto& c : gpubench::benchmarks::rdma_cases(ctx)) {
+    EXPECT_FALSE(c.contains("connection")) << c.dump();
+    EXPECT_EQ(c.value("device", ""), "mlx5_0");
+  }
+  ctx.options = {{"rdma-cm", "on"}};
+  const auto cases = gpubench::benchmarks::rdma_cases(ctx);
+  ASSERT_FALSE(cases.empty());
+  for (const auto& c : cases) {
+    EXPECT_EQ(c.value("connection", ""), "rdma_cm") << c.dump();
+    // rdma_cm picks the device from the address; a guess would be sent as --rdma-device.
+    EXPECT_FALSE(c.contains("device")) << c.dump();
+  }
+  ctx.options = {{"rdma-cm", "on"}, {"rdma-device", "mlx5_1"}};
+  for (const auto& c : gpubench::benchmarks::rdma_cases(ctx)) {
+    EXPECT_EQ(c.value("connection", ""), "rdma_cm");
+    EXPECT_EQ(c.value("device", ""), "mlx5_1");  // must then match what rdma_cm picks
+  }
 }
