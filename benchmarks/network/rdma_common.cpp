@@ -30,6 +30,7 @@ rdma::rdma_settings settings_for(const core::case_state& state, rdma::test_kind 
   s.tx_depth = o.tx_depth;
   s.cq_mod = o.cq_mod;
   s.inline_size = o.inline_size;
+  s.rdma_cm = o.rdma_cm;
   s.client = {o.device, o.port, o.gid_index, o.gpu};
   // In loopback both sides use the same device, port, GID and GPU.
   s.server = ctx.peer
@@ -64,6 +65,7 @@ void add_rdma_options(core::registry& r) {
                 "both"});
   r.add_option({"rdma-gpu", "CUDA device whose memory --rdma-memory cuda registers", "0"});
   r.add_option({"peer-rdma-gpu", "CUDA device the --peer server registers", "0"});
+  r.add_option({"rdma-cm", "RDMA: connect queue pairs through rdma_cm (on|off)", "off"});
 }
 
 core::requirement_status rdma_requirement(const core::run_context& ctx) {
@@ -102,6 +104,13 @@ std::vector<nlohmann::json> rdma_cases(const core::run_context& ctx, rdma::test_
       cases.push_back(std::move(c));
     }
   }
+  if (o.rdma_cm)
+    for (auto& c : cases) {
+      c["connection"] = "rdma_cm";
+      // The peer's address decides the device: a guessed name here would be read back as an
+      // explicit --rdma-device (the result's context names the device rdma_cm used).
+      if (!o.device) c.erase("device");
+    }
   return cases;
 }
 

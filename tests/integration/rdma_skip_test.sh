@@ -36,4 +36,23 @@ expect_exit 2 "a bad --rdma-op is a usage error" -- \
   "$GPUBENCH" run --suite network --filter '^net\.rdma\.' --quiet --rdma-op atomic \
   --out "$TEST_TMP/bad.json"
 expect_contains "$err" "--rdma-op" "the error names the option"
+
+# --rdma-cm on: the same clean skip (the requirement is checked before any rdma_cm call).
+expect_exit 0 "net.rdma.* --rdma-cm on without a device" -- \
+  "$GPUBENCH" run --suite network --filter '^net\.rdma\.' --quiet --rdma-cm on \
+  --out "$TEST_TMP/cm.json"
+validate "$TEST_TMP/cm.json"
+python3 - "$TEST_TMP/cm.json" <<'PY' || fail "--rdma-cm on result file content (see above)"
+import json, sys
+run = json.load(open(sys.argv[1]))
+assert run["results"], "no cases"
+for case in run["results"]:
+    assert case["status"] == "skipped", case["status"]
+    assert case.get("reason", "").startswith(("no RDMA device", "built without RDMA verbs")), case
+print("ok: --rdma-cm on cases skipped:", run["results"][0]["reason"])
+PY
+expect_exit 2 "a bad --rdma-cm is a usage error" -- \
+  "$GPUBENCH" run --suite network --filter '^net\.rdma\.' --quiet --rdma-cm bogus \
+  --out "$TEST_TMP/bad-cm.json"
+expect_contains "$err" "--rdma-cm" "the error names the option"
 finish

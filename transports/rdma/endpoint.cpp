@@ -38,19 +38,38 @@ std::uint32_t random_psn() {
 
 }  // namespace
 
-endpoint::endpoint(const endpoint_config& c)
+endpoint::endpoint(const endpoint_config& c, std::unique_ptr<qp_connector> cm)
     : m_config(c),
-      m_port(open_port(c.device, c.port)),
+      m_cm(std::move(cm)),
+      m_port(m_cm ? query_port(m_cm->context(), m_cm->port()) : open_port(c.device, c.port)),
       m_sysfs(sysfs_of(m_port.device_name)),
       m_binding(m_sysfs.numa_node) {
   const std::string& dev = m_port.device_name;
-  ibv_context* ctx = m_port.context.get();
+  ibv_context* ctx = m_port.verbs;
   const auto& da = m_port.device_attr;
+  if (m_cm) {
+    // rdma_cm chose the device and port from the peer's address; a different explicit choice
+    // would silently measure another path.
+    if (c.device && *c.device != dev)
+      throw std::runtime_error("--rdma-device " + *c.device + " was given, but rdma_cm reaches " +
+                               m_cm->peer_name() + " through " + dev +
+                               ": with --rdma-cm on the address decides the device");
+    if (c.port != 1 && c.port != m_port.port)
+      throw std::runtime_error("--rdma-port " + std::to_string(c.port) +
+                               " was given, but rdma_cm reaches " + m_cm->peer_name() +
+                               " through port " + std::to_string(m_port.port) + " of " + dev);
+    if (c.gid_index)
+      throw core::usage_error(
+          "--gid-index does not apply with --rdma-cm on: rdma_cm uses the "
+          "GID of the IP address");
+    m_config.port = m_port.port;
+  }
   if (c.max_size == 0 || c.max_size > m_port.port_attr.max_msg_sz)
     throw std::runtime_error("message size " + std::to_string(c.max_size) + " exceeds " + dev +
                              "'s maximum of " + std::to_string(m_port.port_attr.max_msg_sz));
 
-  if (m_port.link == link_layer::ethernet || c.gid_index) {
+  // rdma_cm resolves the path, GID included; the control channel path picks the GID here.
+  if (!m_cm && (m_port.link == link_layer::ethernet || c.gid_index)) {
     const auto choice =
         c.gid_index ? check_gid_index(m_port.gids, *c.gid_index) : select_gid(m_port.gids);
     if (choice.index < 0)
@@ -70,51 +89,32 @@ endpoint::endpoint(const endpoint_config& c)
   m_tx_depth = send_depth(c.test, c.tx_depth, max_wr);
   m_rx_depth =
       c.rx_depth ? std::min(c.rx_depth, max_wr) : recv_depth(c.test, c.op, m_tx_depth, max_wr);
-  // Bandwidth send queues also hold the sync message of a bidirectional sample.
-  const std::uint32_t send_wrs =
-      m_tx_depth + (c.test == test_kind::bandwidth ? sync_send_slots : 0);
+  // A bandwidth send queue also holds the sync message of a bidirectional sample.
+  m_send_wrs = m_tx_depth + (c.test == test_kind::bandwidth ? sync_send_slots : 0);
   const int max_cqe = std::max(da.max_cqe, 1);
   // A CQ smaller than the WRs that may complete into it overruns (IBV_EVENT_CQ_ERR).
   m_send_cq.reset(
-      ibv_create_cq(ctx, std::min(static_cast<int>(send_wrs), max_cqe), nullptr, nullptr, 0));
+      ibv_create_cq(ctx, std::min(static_cast<int>(m_send_wrs), max_cqe), nullptr, nullptr, 0));
   if (!m_send_cq) throw_verbs("ibv_create_cq (send)", dev, errno);
   m_recv_cq.reset(
       ibv_create_cq(ctx, std::min(static_cast<int>(m_rx_depth), max_cqe), nullptr, nullptr, 0));
   if (!m_recv_cq) throw_verbs("ibv_create_cq (receive)", dev, errno);
 
-  std::uint32_t want_inline =
-      m_memory->host_accessible() ? wanted_inline(c.test, c.op, c.memory, c.inline_size) : 0;
-  for (;;) {
-    ibv_qp_init_attr init{};
-    init.send_cq = m_send_cq.get();
-    init.recv_cq = m_recv_cq.get();
-    init.qp_type = IBV_QPT_RC;
-    init.sq_sig_all = 0;  // selective signalling
-    init.cap.max_send_wr = send_wrs;
-    init.cap.max_recv_wr = m_rx_depth;
-    init.cap.max_send_sge = 1;
-    init.cap.max_recv_sge = 1;
-    init.cap.max_inline_data = want_inline;
-    m_qp.reset(ibv_create_qp(m_pd.get(), &init));
-    if (m_qp) {
-      m_max_inline = init.cap.max_inline_data;  // what the provider granted
-      break;
-    }
-    const int err = errno;
-    // Providers refuse an inline size they cannot hold (EINVAL): fall back to none.
-    if (want_inline == 0 || err != EINVAL) throw_verbs("ibv_create_qp (RC)", dev, err);
-    want_inline = 0;
-  }
+  create_qp(m_memory->host_accessible() ? wanted_inline(c.test, c.op, c.memory, c.inline_size) : 0);
 
-  ibv_qp_attr a{};
-  a.qp_state = IBV_QPS_INIT;
-  a.pkey_index = 0;
-  a.port_num = static_cast<std::uint8_t>(c.port);
-  a.qp_access_flags = static_cast<unsigned>(access_for(c.op) & ~IBV_ACCESS_LOCAL_WRITE);
-  if (int rc = ibv_modify_qp(m_qp.get(), &a,
-                             IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT | IBV_QP_ACCESS_FLAGS);
-      rc != 0)
-    throw_verbs("ibv_modify_qp RESET->INIT", dev, rc);
+  // rdma_create_qp leaves the QP in INIT already, with rdma_cm's access flags (checked once
+  // connected, in attach_peer).
+  if (!m_cm) {
+    ibv_qp_attr a{};
+    a.qp_state = IBV_QPS_INIT;
+    a.pkey_index = 0;
+    a.port_num = static_cast<std::uint8_t>(c.port);
+    a.qp_access_flags = static_cast<unsigned>(access_for(c.op) & ~IBV_ACCESS_LOCAL_WRITE);
+    if (int rc = ibv_modify_qp(
+            m_qp.get(), &a, IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT | IBV_QP_ACCESS_FLAGS);
+        rc != 0)
+      throw_verbs("ibv_modify_qp RESET->INIT", dev, rc);
+  }
 
   m_local.lid = m_port.port_attr.lid;
   m_local.qpn = m_qp->qp_num;
@@ -133,7 +133,40 @@ endpoint::endpoint(const endpoint_config& c)
   }
 }
 
+void endpoint::create_qp(std::uint32_t want_inline) {
+  const std::string call = m_cm ? "rdma_create_qp (RC)" : "ibv_create_qp (RC)";
+  for (;;) {
+    ibv_qp_init_attr init{};
+    init.send_cq = m_send_cq.get();
+    init.recv_cq = m_recv_cq.get();
+    init.qp_type = IBV_QPT_RC;
+    init.sq_sig_all = 0;  // selective signalling
+    init.cap.max_send_wr = m_send_wrs;
+    init.cap.max_recv_wr = m_rx_depth;
+    init.cap.max_send_sge = 1;
+    init.cap.max_recv_sge = 1;
+    init.cap.max_inline_data = want_inline;
+    ibv_qp* qp = m_cm ? m_cm->create_qp(m_pd.get(), init) : ibv_create_qp(m_pd.get(), &init);
+    if (qp) {
+      m_qp = std::unique_ptr<ibv_qp, qp_release>(qp, qp_release{m_cm.get()});
+      m_max_inline = init.cap.max_inline_data;  // what the provider granted
+      return;
+    }
+    const int err = errno;
+    // Providers refuse an inline size they cannot hold (EINVAL): fall back to none.
+    if (want_inline == 0 || err != EINVAL) throw_verbs(call, m_port.device_name, err);
+    want_inline = 0;
+  }
+}
+
+void endpoint::check_peer(const endpoint_info& peer) const {
+  if (peer.length < m_config.max_size)
+    throw std::runtime_error("the peer's buffer (" + std::to_string(peer.length) +
+                             " bytes) is smaller than the largest message");
+}
+
 void endpoint::connect(const endpoint_info& peer) {
+  if (m_cm) throw std::logic_error("endpoint::connect on a QP that rdma_cm connects");
   const std::string& dev = m_port.device_name;
   if (peer.link != m_local.link)
     throw std::runtime_error("the peer's port is " + to_string(peer.link) + ", " + dev + "'s is " +
@@ -143,9 +176,7 @@ void endpoint::connect(const endpoint_info& peer) {
   if (m_local.has_gid && family_of(m_local.gid) != family_of(peer.gid))
     throw std::runtime_error("GID address families differ: local " + format_gid(m_local.gid) +
                              ", peer " + format_gid(peer.gid) + " (choose --gid-index on both)");
-  if (peer.length < m_config.max_size)
-    throw std::runtime_error("the peer's buffer (" + std::to_string(peer.length) +
-                             " bytes) is smaller than the largest message");
+  check_peer(peer);
   m_peer = peer;
   m_path_mtu = negotiate_mtu(m_local.mtu, peer.mtu);
   // Reads this side issues: its device's initiator limit, then what the peer accepts.
@@ -188,6 +219,52 @@ void endpoint::connect(const endpoint_info& peer) {
                                  IBV_QP_RNR_RETRY | IBV_QP_MAX_QP_RD_ATOMIC);
       rc != 0)
     throw_verbs("ibv_modify_qp RTR->RTS", dev, rc);
+}
+
+void endpoint::attach_peer(const endpoint_info& peer) {
+  if (!m_cm) throw std::logic_error("endpoint::attach_peer without rdma_cm");
+  const std::string& dev = m_port.device_name;
+  check_peer(peer);
+  m_peer = peer;
+  // rdma_cm moved the QP to RTS with attributes of its own choosing: read back what the
+  // connection really got rather than reporting what was asked for.
+  ibv_qp_attr a{};
+  ibv_qp_init_attr init{};
+  if (int rc =
+          ibv_query_qp(m_qp.get(), &a,
+                       IBV_QP_STATE | IBV_QP_PATH_MTU | IBV_QP_AV | IBV_QP_ACCESS_FLAGS |
+                           IBV_QP_MAX_QP_RD_ATOMIC | IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_TIMEOUT |
+                           IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY | IBV_QP_MIN_RNR_TIMER,
+                       &init);
+      rc != 0)
+    throw_verbs("ibv_query_qp", dev, rc);
+  if (a.qp_state != IBV_QPS_RTS)
+    throw std::runtime_error("rdma_cm reported the connection to " + m_cm->peer_name() +
+                             " established, but the QP on " + dev + " is in state " +
+                             std::to_string(a.qp_state) + ", not RTS");
+  const auto needed = static_cast<unsigned>(access_for(m_config.op) & ~IBV_ACCESS_LOCAL_WRITE);
+  if ((a.qp_access_flags & needed) != needed)
+    throw std::runtime_error("rdma_cm gave the QP on " + dev + " access flags " +
+                             std::to_string(a.qp_access_flags) + ", without the remote " +
+                             to_string(m_config.op) + " access the test needs");
+  if (m_config.op == rdma_op::read && (a.max_rd_atomic == 0 || a.max_dest_rd_atomic == 0))
+    throw std::runtime_error("rdma_cm connected " + dev + " to " + m_cm->peer_name() +
+                             " with no outstanding RDMA reads (initiator depth " +
+                             std::to_string(a.max_rd_atomic) + ", responder resources " +
+                             std::to_string(a.max_dest_rd_atomic) + ")");
+  m_path_mtu = static_cast<int>(a.path_mtu);
+  m_cm_qp = {{"timeout", a.timeout},
+             {"retry_count", a.retry_cnt},
+             {"rnr_retry", a.rnr_retry},
+             {"min_rnr_timer", a.min_rnr_timer}};
+  m_init_reads = a.max_rd_atomic;
+  m_local.out_reads = a.max_dest_rd_atomic;
+  if (a.ah_attr.is_global) {
+    m_gid_index = a.ah_attr.grh.sgid_index;
+    for (const auto& g : m_port.gids)
+      if (g.index == m_gid_index) m_local.gid = g.gid;
+    m_local.has_gid = true;
+  }
 }
 
 void endpoint::post(rdma_op op, std::uint64_t size, std::uint64_t wr_id, bool signaled) {
@@ -312,6 +389,12 @@ nlohmann::json endpoint::describe() const {
   j["tx_depth"] = m_tx_depth;
   j["inline"] = m_max_inline;
   j["outstanding_reads"] = m_init_reads;
+  if (m_cm) {
+    j.update(m_cm->describe());
+    j["qp_attributes"] = m_cm_qp;  // as rdma_cm set them, read back
+  } else {
+    j["connection"] = "control channel exchange";
+  }
   return j;
 }
 

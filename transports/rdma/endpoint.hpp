@@ -1,5 +1,6 @@
 // One side of an RDMA case: device port, protection domain, completion queues, an RC queue
-// pair and its registered buffer, brought from RESET to RTS against a peer's endpoint_info.
+// pair and its registered buffer, brought from RESET to RTS against a peer's endpoint_info,
+// or created and connected by rdma_cm through a qp_connector.
 #pragma once
 
 #include <chrono>
@@ -15,6 +16,7 @@
 #include "transports/rdma/exchange.hpp"
 #include "transports/rdma/numa_binding.hpp"
 #include "transports/rdma/params.hpp"
+#include "transports/rdma/qp_connector.hpp"
 #include "transports/rdma/rdma_memory.hpp"
 #include "transports/rdma/verbs.hpp"
 
@@ -36,7 +38,10 @@ struct endpoint_config {
 
 class endpoint {
  public:
-  explicit endpoint(const endpoint_config& c);
+  // Without a connector the endpoint opens c.device itself and moves its QP through the
+  // states with connect(). With one (rdma_cm), the device and port are the connector's
+  // (c.device, if set, must name the same device) and the connector connects the QP.
+  explicit endpoint(const endpoint_config& c, std::unique_ptr<qp_connector> cm = nullptr);
   ~endpoint() = default;
   endpoint(const endpoint&) = delete;
   endpoint& operator=(const endpoint&) = delete;
@@ -45,6 +50,10 @@ class endpoint {
   // Validates the peer (buffer, GID family, link layer) and moves the QP INIT -> RTR -> RTS.
   void connect(const endpoint_info& peer);
   const endpoint_info& peer() const { return m_peer; }
+  qp_connector* connector() const { return m_cm.get(); }
+  // The rdma_cm path, once the connector has established the connection: validates the peer's
+  // buffer and learns the path MTU, GID and read depths the connection was given.
+  void attach_peer(const endpoint_info& peer);
 
   // Local regions of the registered buffer, each max_size long: what this side sends or
   // writes from, and where the peer's data lands (receives, writes, read responses).
@@ -77,8 +86,12 @@ class endpoint {
  private:
   int poll(ibv_cq* cq, std::span<ibv_wc> out, const char* which);
 
+  void check_peer(const endpoint_info& peer) const;
+  void create_qp(std::uint32_t want_inline);
+
   endpoint_config m_config;
-  opened_port m_port;  // owns the device context: destroyed last
+  std::unique_ptr<qp_connector> m_cm;  // rdma_cm's ids and device context: destroyed last
+  opened_port m_port;                  // owns the device context without rdma_cm
   device_description m_sysfs;
   numa_binding m_binding;  // before the memory, so its pages are placed on the node
   pd_ptr m_pd;
@@ -86,13 +99,15 @@ class endpoint {
   mr_ptr m_mr;
   cq_ptr m_send_cq;
   cq_ptr m_recv_cq;
-  qp_ptr m_qp;  // destroyed first
+  std::unique_ptr<ibv_qp, qp_release> m_qp;  // destroyed first
   std::size_t m_stride = 0;
   std::uint32_t m_tx_depth = 0, m_rx_depth = 0, m_max_inline = 0;
+  std::uint32_t m_send_wrs = 0;  // the window plus the sync slot of bandwidth tests
   int m_gid_index = -1;
   int m_path_mtu = 0;
   std::uint8_t m_init_reads = 1;
   endpoint_info m_local, m_peer;
+  nlohmann::json m_cm_qp;  // the QP attributes rdma_cm chose, for describe()
 };
 
 }  // namespace gpubench::transports::rdma

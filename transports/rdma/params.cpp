@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "core/errors.hpp"
+#include "transports/rdma/cm_protocol.hpp"
 
 namespace gpubench::transports::rdma {
 
@@ -78,6 +79,11 @@ rdma_options parse_rdma_options(const core::run_context& ctx) {
   }
   o.gpu = static_cast<int>(bounded(ctx, "rdma-gpu", 0, 1023, 0));
   o.peer_gpu = static_cast<int>(bounded(ctx, "peer-rdma-gpu", 0, 1023, 0));
+  if (auto v = ctx.option("rdma-cm")) o.rdma_cm = parse_rdma_cm(*v);
+  if (o.rdma_cm && (o.gid_index || o.peer_gid_index))
+    throw core::usage_error(
+        "--gid-index does not apply with --rdma-cm on: rdma_cm uses the GID "
+        "of the peer's IP address");
   return o;
 }
 

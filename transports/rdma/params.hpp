@@ -48,11 +48,12 @@ struct rdma_options {
   bw_directions directions = bw_directions::both;    // --rdma-direction
   int gpu = 0;                                       // --rdma-gpu (with --rdma-memory cuda)
   int peer_gpu = 0;                                  // --peer-rdma-gpu
+  bool rdma_cm = false;                              // --rdma-cm on|off
 };
 
 // Reads --rdma-op (send,write,read | all), --rdma-memory, --rdma-device, --rdma-port,
 // --gid-index, their --peer-* forms, --tx-depth, --cq-mod, --rdma-inline, --rdma-iters,
-// --rdma-direction and --rdma-gpu / --peer-rdma-gpu.
+// --rdma-direction, --rdma-gpu / --peer-rdma-gpu and --rdma-cm.
 rdma_options parse_rdma_options(const core::run_context& ctx);
 std::vector<rdma_op> parse_ops(const std::string& text);
 memory_kind parse_memory(const std::string& text);

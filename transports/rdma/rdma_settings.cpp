@@ -74,6 +74,7 @@ nlohmann::json to_params(const rdma_settings& s) {
   j["tx_depth"] = s.tx_depth;
   j["cq_mod"] = s.cq_mod;
   if (s.inline_size) j["inline"] = *s.inline_size;
+  if (s.rdma_cm) j["rdma_cm"] = true;
   put_side(j, s.client, client_keys);
   put_side(j, s.server, server_keys);
   return j;
@@ -104,6 +105,10 @@ rdma_settings settings_from(const nlohmann::json& p) {
     s.cq_mod = static_cast<std::uint32_t>(integer(p, "cq_mod", 1, 16384));
     if (p.contains("inline") && !p.at("inline").is_null())
       s.inline_size = static_cast<std::uint32_t>(integer(p, "inline", 0, 4096));
+    if (p.contains("rdma_cm")) {
+      if (!p.at("rdma_cm").is_boolean()) bad("rdma_cm is not a boolean");
+      s.rdma_cm = p.at("rdma_cm").get<bool>();
+    }
     s.client = side(p, client_keys);
     s.server = side(p, server_keys);
     return s;

@@ -29,6 +29,7 @@ struct rdma_settings {
   std::uint32_t tx_depth = default_tx_depth;
   std::uint32_t cq_mod = default_cq_mod;
   std::optional<std::uint32_t> inline_size;
+  bool rdma_cm = false;  // connect the QPs through rdma_cm (--rdma-cm on)
   side_settings client;  // params device, port, gid_index, gpu
   side_settings server;  // params peer_device, peer_port, peer_gid_index, peer_gpu
 };

@@ -7,6 +7,7 @@
 
 #include "core/errors.hpp"
 #include "transports/rdma/bandwidth_flow.hpp"
+#include "transports/rdma/cm_connector.hpp"
 #include "transports/rdma/rdma_settings.hpp"
 #include "transports/rdma/rdma_transport.hpp"
 #include "transports/rdma/session_util.hpp"
@@ -48,6 +49,10 @@ endpoint_config config_for(const rdma_settings& s, const side_settings& side) {
 // receives. Both sides send first, then receive, so neither waits on the other.
 void connect_over(endpoint& ep, const endpoint_setup& setup) {
   if (!setup.oob) throw std::logic_error("RDMA endpoint built without a control channel");
+  if (ep.connector()) {  // --rdma-cm on
+    connect_via_cm(ep, setup);
+    return;
+  }
   setup.oob->send_blob(encode(ep.local_info()));
   ep.connect(decode_endpoint_info(setup.oob->receive_blob(setup.io_timeout)));
   for (std::uint32_t i = 0; i < ep.rx_depth(); ++i)
@@ -73,7 +78,7 @@ class rdma_active final : public active_endpoint {
  public:
   explicit rdma_active(const endpoint_setup& setup)
       : m_s(settings_from(setup.params)),
-        m_ep(config_for(m_s, m_s.client)),
+        m_ep(config_for(m_s, m_s.client), connector_for(m_s, setup, cm_role::active)),
         m_timeout(std::max(setup.io_timeout, milliseconds(1000))),
         m_flow(m_ep, m_s.op, signal_interval(m_s.cq_mod, m_ep.tx_depth()), m_timeout) {
     connect_over(m_ep, setup);
@@ -214,7 +219,7 @@ class rdma_passive final : public passive_endpoint {
  public:
   explicit rdma_passive(const endpoint_setup& setup)
       : m_s(settings_from(setup.params)),
-        m_ep(config_for(m_s, m_s.server)),
+        m_ep(config_for(m_s, m_s.server), connector_for(m_s, setup, cm_role::passive)),
         m_timeout(std::max(setup.io_timeout, milliseconds(1000))),
         m_flow(m_ep, m_s.op, signal_interval(m_s.cq_mod, m_ep.tx_depth()), m_timeout) {
     connect_over(m_ep, setup);

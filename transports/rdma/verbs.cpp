@@ -70,6 +70,9 @@ std::vector<gid_entry> read_gid_table(ibv_context* ctx, int port, int table_len)
 
 namespace {
 
+// Fills the limits, port attributes, link layer and GIDs of out.verbs's port out.port.
+void query_into(opened_port& out);
+
 bool port_active(ibv_context* ctx, int port) {
   ibv_port_attr a{};
   return ibv_query_port(ctx, static_cast<std::uint8_t>(port), &a) == 0 &&
@@ -110,7 +113,25 @@ opened_port open_port(const std::optional<std::string>& name, int port) {
       throw core::skip_case("no RDMA device with an active port " + std::to_string(port) + " (" +
                             inactive + ")");
   }
-  ibv_context* ctx = out.context.get();
+  out.verbs = out.context.get();
+  query_into(out);
+  return out;
+}
+
+opened_port query_port(ibv_context* ctx, int port) {
+  opened_port out;
+  out.verbs = ctx;
+  out.port = port;
+  out.device_name = ibv_get_device_name(ctx->device);
+  query_into(out);
+  return out;
+}
+
+namespace {
+
+void query_into(opened_port& out) {
+  ibv_context* ctx = out.verbs;
+  const int port = out.port;
   if (int rc = ibv_query_device(ctx, &out.device_attr); rc != 0)
     throw_verbs("ibv_query_device", out.device_name, rc);
   if (port < 1 || port > out.device_attr.phys_port_cnt)
@@ -124,7 +145,8 @@ opened_port open_port(const std::optional<std::string>& name, int port) {
   out.link = out.port_attr.link_layer == IBV_LINK_LAYER_ETHERNET ? link_layer::ethernet
                                                                  : link_layer::infiniband;
   out.gids = read_gid_table(ctx, port, out.port_attr.gid_tbl_len);
-  return out;
 }
+
+}  // namespace
 
 }  // namespace gpubench::transports::rdma

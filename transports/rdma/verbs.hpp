@@ -52,7 +52,8 @@ std::optional<std::string> verbs_unavailable_reason();
 
 // An open device and one of its ports, with what was learned about them.
 struct opened_port {
-  context_ptr context;
+  context_ptr context;           // empty when the context belongs to rdma_cm
+  ibv_context* verbs = nullptr;  // the context in use, owned or not
   std::string device_name;
   int port = 1;
   ibv_device_attr device_attr{};
@@ -64,6 +65,9 @@ struct opened_port {
 // Opens `name`, or the first device whose port `port` is active. Throws std::runtime_error
 // (or core::skip_case when no device exists) with the reason.
 opened_port open_port(const std::optional<std::string>& name, int port);
+// Queries a context someone else opened (rdma_cm's): limits, port, GIDs. The port must be
+// active.
+opened_port query_port(ibv_context* ctx, int port);
 
 std::vector<gid_entry> read_gid_table(ibv_context* ctx, int port, int table_len);
 
