@@ -1,0 +1,54 @@
+// What an endpoint tells a result about its path: the port's line rate and the device, link,
+// GID, memory and queue facts for the result's context.
+#include "transports/rdma/endpoint.hpp"
+
+namespace gpubench::transports::rdma {
+
+std::optional<line_rate> endpoint::rate() const {
+  if (auto r = rate_from_codes(m_port.port_attr.active_speed, m_port.port_attr.active_width))
+    return r;
+  for (const auto& p : m_sysfs.ports)
+    if (p.number == m_config.port && p.rate) return p.rate;
+  return std::nullopt;
+}
+
+nlohmann::json endpoint::describe() const {
+  nlohmann::json j;
+  const std::string ll = m_port.link == link_layer::ethernet ? "Ethernet" : "InfiniBand";
+  std::string rate_text;
+  for (const auto& p : m_sysfs.ports)
+    if (p.number == m_config.port) rate_text = p.rate_text;
+  j["device"] = m_port.device_name;
+  j["port"] = m_config.port;
+  j["provider"] = m_sysfs.provider;
+  j["path"] = path_label(m_sysfs.provider, m_sysfs.node_type, ll, rate_text);
+  j["link_layer"] = ll;
+  if (const auto speed = speed_from_code(m_port.port_attr.active_speed)) j["speed"] = speed->name;
+  if (const auto lanes = lanes_from_code(m_port.port_attr.active_width)) j["width"] = *lanes;
+  if (!rate_text.empty()) j["rate"] = rate_text;
+  if (!m_sysfs.firmware.empty()) j["firmware"] = m_sysfs.firmware;
+  j["numa"] = m_sysfs.numa_node ? nlohmann::json(*m_sysfs.numa_node) : nlohmann::json(nullptr);
+  j["numa_binding"] = m_binding.note();
+  if (const auto mtu = mtu_bytes(m_path_mtu)) j["mtu"] = *mtu;
+  if (m_gid_index >= 0) {
+    j["gid_index"] = m_gid_index;
+    j["gid"] = format_gid(m_local.gid);
+    for (const auto& g : m_port.gids)
+      if (g.index == m_gid_index) j["gid_type"] = to_string(g.type);
+  } else {
+    j["lid"] = m_local.lid;
+  }
+  j["memory"] = m_memory->describe();
+  j["tx_depth"] = m_tx_depth;
+  j["inline"] = m_max_inline;
+  j["outstanding_reads"] = m_init_reads;
+  if (m_cm) {
+    j.update(m_cm->describe());
+    j["qp_attributes"] = m_cm_qp;  // as rdma_cm set them, read back
+  } else {
+    j["connection"] = "control channel exchange";
+  }
+  return j;
+}
+
+}  // namespace gpubench::transports::rdma
