@@ -1,11 +1,11 @@
-# Unity builds for the CI presets (CMAKE_UNITY_BUILD=ON in CMakePresets.json): each target's
+# Unity builds for the ci preset (CMAKE_UNITY_BUILD=ON in CMakePresets.json): each target's
 # sources are compiled in batches, so the json/fmt templates every file instantiates are
 # compiled once per batch instead of once per file (a third of the CPU time of file by file).
-# The default and debug presets build file by file, which keeps include hygiene checked.
+# The asan, default and debug presets build file by file, which keeps include hygiene checked.
 # Files that cannot share a batch stay out of it: internal-linkage names that clash with a
 # neighbour's ("redefinition of ... {anonymous}::name"), or a class with a member of an
 # anonymous-namespace type (-Wsubobject-linkage fires once the file is #included). When a new
-# file fails only in the ci/asan presets like that, add it below.
+# file fails only in the ci preset like that, add it below.
 
 # gpubench_unity_exclude(target file...): compile these sources of target on their own.
 function(gpubench_unity_exclude target)
