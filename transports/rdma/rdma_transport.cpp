@@ -95,7 +95,7 @@ class rdma_active final : public active_endpoint {
       j["timing"] =
           "requester: first post to last completion, one signalled WR every " +
           std::to_string(signal_interval(m_s.cq_mod, m_ep.tx_depth())) +
-          "; bidirectional: from the mark that starts the peer's burst to the mark that ends it";
+          "; bidirectional points: from the mark that starts the peer's burst to the mark that ends it";
     return j;
   }
 
