@@ -92,10 +92,10 @@ class rdma_active final : public active_endpoint {
                                ? "one RDMA read is a full round trip: reported whole"
                                : "ping-pong round trip / 2";
     else
-      j["timing"] =
-          "requester: first post to last completion, one signalled WR every " +
-          std::to_string(signal_interval(m_s.cq_mod, m_ep.tx_depth())) +
-          "; bidirectional points: from the mark that starts the peer's burst to the mark that ends it";
+      j["timing"] = "requester: first post to last completion, one signalled WR every " +
+                    std::to_string(signal_interval(m_s.cq_mod, m_ep.tx_depth())) +
+                    "; bidirectional points: from the mark that starts the peer's burst to the "
+                    "mark that ends it";
     return j;
   }
 
