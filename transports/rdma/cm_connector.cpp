@@ -14,6 +14,7 @@
 
 #include "core/errors.hpp"
 #include "transports/control/channel.hpp"
+#include "transports/net/socket.hpp"
 #include "transports/rdma/cm_protocol.hpp"
 #include "transports/rdma/verbs.hpp"
 
@@ -73,11 +74,6 @@ sockaddr_storage socket_address(const std::string& host, int family, std::uint16
 
 int family_of(const std::string& numeric) {
   return numeric.find(':') != std::string::npos ? AF_INET6 : AF_INET;
-}
-
-std::string with_port(const std::string& host, std::uint16_t port) {
-  return (host.find(':') != std::string::npos ? "[" + host + "]" : host) + ":" +
-         std::to_string(port);
 }
 
 class cm_connection final : public qp_connector {
@@ -186,7 +182,7 @@ class cm_connection final : public qp_connector {
   void resolve(oob_channel& oob) {
     m_port = decode_cm_port(oob.receive_blob(m_timeout));
     const std::string host = cm_address(oob.peer_address());
-    m_peer = with_port(host, m_port);
+    m_peer = net::endpoint_address{host, m_port}.text();
     rdma_cm_id* id = nullptr;
     if (rdma_create_id(m_channel.get(), &id, nullptr, RDMA_PS_TCP) != 0)
       throw_cm("rdma_create_id", m_peer, errno);

@@ -6,6 +6,7 @@
 #include <string_view>
 
 #include "core/errors.hpp"
+#include "transports/rdma/params.hpp"
 #include "transports/rdma/wire.hpp"
 
 namespace gpubench::transports::rdma {
@@ -135,11 +136,9 @@ std::string cm_timeout_error(cm_event expected, const std::string& peer, const s
 
 cm_depths request_depths(std::uint32_t requested, int device_max_rd_atom,
                          int device_max_init_rd_atom) {
-  const auto clamp = [&](int device_max) {
-    std::uint32_t v = std::min(requested, static_cast<std::uint32_t>(std::max(device_max, 1)));
-    return static_cast<std::uint8_t>(std::clamp<std::uint32_t>(v, 1, 255));
-  };
-  return {clamp(device_max_rd_atom), clamp(device_max_init_rd_atom)};
+  // The same clamping as the control channel path's (no peer limit yet: 0).
+  return {outstanding_reads(requested, device_max_rd_atom, 0),
+          outstanding_reads(requested, device_max_init_rd_atom, 0)};
 }
 
 cm_depths accept_depths(const cm_depths& own, const cm_depths& request) {

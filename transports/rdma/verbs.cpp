@@ -71,7 +71,23 @@ std::vector<gid_entry> read_gid_table(ibv_context* ctx, int port, int table_len)
 namespace {
 
 // Fills the limits, port attributes, link layer and GIDs of out.verbs's port out.port.
-void query_into(opened_port& out);
+void query_into(opened_port& out) {
+  ibv_context* ctx = out.verbs;
+  const int port = out.port;
+  if (int rc = ibv_query_device(ctx, &out.device_attr); rc != 0)
+    throw_verbs("ibv_query_device", out.device_name, rc);
+  if (port < 1 || port > out.device_attr.phys_port_cnt)
+    throw core::usage_error("--rdma-port " + std::to_string(port) + ": " + out.device_name +
+                            " has " + std::to_string(out.device_attr.phys_port_cnt) + " port(s)");
+  if (int rc = ibv_query_port(ctx, static_cast<std::uint8_t>(port), &out.port_attr); rc != 0)
+    throw_verbs("ibv_query_port " + std::to_string(port), out.device_name, rc);
+  if (out.port_attr.state != IBV_PORT_ACTIVE)
+    throw core::skip_case(out.device_name + " port " + std::to_string(port) +
+                          " is not active (state " + ibv_port_state_str(out.port_attr.state) + ")");
+  out.link = out.port_attr.link_layer == IBV_LINK_LAYER_ETHERNET ? link_layer::ethernet
+                                                                 : link_layer::infiniband;
+  out.gids = read_gid_table(ctx, port, out.port_attr.gid_tbl_len);
+}
 
 bool port_active(ibv_context* ctx, int port) {
   ibv_port_attr a{};
@@ -126,27 +142,5 @@ opened_port query_port(ibv_context* ctx, int port) {
   query_into(out);
   return out;
 }
-
-namespace {
-
-void query_into(opened_port& out) {
-  ibv_context* ctx = out.verbs;
-  const int port = out.port;
-  if (int rc = ibv_query_device(ctx, &out.device_attr); rc != 0)
-    throw_verbs("ibv_query_device", out.device_name, rc);
-  if (port < 1 || port > out.device_attr.phys_port_cnt)
-    throw core::usage_error("--rdma-port " + std::to_string(port) + ": " + out.device_name +
-                            " has " + std::to_string(out.device_attr.phys_port_cnt) + " port(s)");
-  if (int rc = ibv_query_port(ctx, static_cast<std::uint8_t>(port), &out.port_attr); rc != 0)
-    throw_verbs("ibv_query_port " + std::to_string(port), out.device_name, rc);
-  if (out.port_attr.state != IBV_PORT_ACTIVE)
-    throw core::skip_case(out.device_name + " port " + std::to_string(port) +
-                          " is not active (state " + ibv_port_state_str(out.port_attr.state) + ")");
-  out.link = out.port_attr.link_layer == IBV_LINK_LAYER_ETHERNET ? link_layer::ethernet
-                                                                 : link_layer::infiniband;
-  out.gids = read_gid_table(ctx, port, out.port_attr.gid_tbl_len);
-}
-
-}  // namespace
 
 }  // namespace gpubench::transports::rdma
