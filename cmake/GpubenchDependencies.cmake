@@ -24,7 +24,14 @@ if(GPUBENCH_ENABLE_CUDA)
   check_language(CUDA)
   if(CMAKE_CUDA_COMPILER)
     enable_language(CUDA)
+    # CMake 3.25's FindCUDAToolkit marks CUDA::nvToolsExt deprecated, when the project requires
+    # 3.25 or newer, without checking that the target exists; CUDA 12.9 and later ship no
+    # nvToolsExt, so configure would stop there. The module reads only this variable for it:
+    # lower it for the one call (3.26 and later check the target themselves).
+    set(_gpubench_min_required "${CMAKE_MINIMUM_REQUIRED_VERSION}")
+    set(CMAKE_MINIMUM_REQUIRED_VERSION 3.24)
     find_package(CUDAToolkit)
+    set(CMAKE_MINIMUM_REQUIRED_VERSION "${_gpubench_min_required}")
     if(CUDAToolkit_FOUND)
       set(GPUBENCH_HAVE_CUDA ON)
       # The summary is a list: a ";" inside a note would split it (and break configure).

@@ -31,13 +31,12 @@ expect_contains() {
   if [[ $haystack == *"$needle"* ]]; then pass "$what"; else fail "$what: '$needle' not in: ${haystack:0:400}"; fi
 }
 
-# A Python that has jsonschema (Debian's python3-jsonschema, or the one first on PATH).
+# The Python that validates: Debian's /usr/bin/python3 with python3-jsonschema, which
+# scripts/setup.sh installs (a user's tool), not whichever python3 comes first on PATH.
 schema_python() {
-  local p
-  for p in python3 /usr/bin/python3; do
-    if command -v "$p" >/dev/null && "$p" -c 'import jsonschema' 2>/dev/null; then echo "$p"; return 0; fi
-  done
-  return 1
+  local p=/usr/bin/python3
+  [[ -x $p ]] || p=$(command -v python3) || return 1
+  "$p" -c 'import jsonschema' 2>/dev/null && echo "$p"
 }
 
 # validate FILE: the result file validates against the repository's JSON Schema.
