@@ -117,6 +117,38 @@ TEST(RdmaExchange, RejectsOutOfRangeFields) {
       "InfiniBand LID 0 without GID");
 }
 
+// Under rdma_cm the message only carries the buffer: rdma_cm resolved the address and the
+// route, and a RoCE side has no GID to send before it is connected (issue 14).
+TEST(RdmaExchange, RdmaCmDoesNotDemandAGid) {
+  auto roce = sample_endpoint();
+  roce.has_gid = false;
+  roce.gid = {};
+  const auto m = rdma::encode(roce);
+  EXPECT_THROW(rdma::decode_endpoint_info(m), rdma::wire_error);
+  EXPECT_THROW(rdma::decode_endpoint_info(m, rdma::peer_addressing::exchanged), rdma::wire_error);
+  const auto d = rdma::decode_endpoint_info(m, rdma::peer_addressing::rdma_cm);
+  EXPECT_FALSE(d.has_gid);
+  EXPECT_EQ(d.rkey, roce.rkey);
+  EXPECT_EQ(d.addr, roce.addr);
+  EXPECT_EQ(d.length, roce.length);
+
+  auto ib = roce;
+  ib.link = rdma::link_layer::infiniband;
+  ib.lid = 0;
+  EXPECT_THROW(rdma::decode_endpoint_info(rdma::encode(ib)), rdma::wire_error);
+  EXPECT_NO_THROW(rdma::decode_endpoint_info(rdma::encode(ib), rdma::peer_addressing::rdma_cm));
+
+  // The other checks still hold under rdma_cm.
+  auto bad = roce;
+  bad.length = 0;
+  EXPECT_THROW(rdma::decode_endpoint_info(rdma::encode(bad), rdma::peer_addressing::rdma_cm),
+               rdma::wire_error);
+  bad = roce;
+  bad.has_gid = true;  // flagged present but all zero
+  EXPECT_THROW(rdma::decode_endpoint_info(rdma::encode(bad), rdma::peer_addressing::rdma_cm),
+               rdma::wire_error);
+}
+
 TEST(RdmaExchange, RejectsBadLinkLayerByte) {
   auto m = rdma::encode(sample_endpoint());
   m.back() = std::byte{9};

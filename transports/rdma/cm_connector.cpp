@@ -15,7 +15,9 @@
 #include "core/errors.hpp"
 #include "transports/control/channel.hpp"
 #include "transports/net/socket.hpp"
+#include "transports/rdma/cm_loopback.hpp"
 #include "transports/rdma/cm_protocol.hpp"
+#include "transports/rdma/rdma_settings.hpp"
 #include "transports/rdma/verbs.hpp"
 
 namespace gpubench::transports::rdma {
@@ -83,7 +85,8 @@ class cm_connection final : public qp_connector {
         m_timeout(std::max(setup.io_timeout, milliseconds(1000))),
         m_interrupted(setup.interrupted),
         m_oob(setup.oob),
-        m_peer(setup.oob->peer_name()) {
+        m_peer(setup.oob->peer_name()),
+        m_params(setup.params) {
     // While neither side has anything to say on the control channel, a message there can only
     // be the other side giving up: watched, it ends a wait at once with the peer's reason.
     if (const auto* control = dynamic_cast<const control::control_channel*>(setup.oob))
@@ -153,6 +156,7 @@ class cm_connection final : public qp_connector {
                     {"responder_resources", m_depths.responder_resources},
                     {"initiator_depth", m_depths.initiator_depth},
                     {"ack_timeout", m_ack_timeout_set ? "14 (set)" : "rdma_cm's default"}};
+    if (!m_loopback_device.empty()) j["rdma_cm"]["loopback_address_of"] = m_loopback_device;
     return j;
   }
   std::string peer_name() const override { return m_peer; }
@@ -181,7 +185,8 @@ class cm_connection final : public qp_connector {
 
   void resolve(oob_channel& oob) {
     m_port = decode_cm_port(oob.receive_blob(m_timeout));
-    const std::string host = cm_address(oob.peer_address());
+    std::string host = cm_address(oob.peer_address());
+    if (is_loopback_address(host)) host = loopback_target(host);
     m_peer = net::endpoint_address{host, m_port}.text();
     rdma_cm_id* id = nullptr;
     if (rdma_create_id(m_channel.get(), &id, nullptr, RDMA_PS_TCP) != 0)
@@ -196,6 +201,22 @@ class cm_connection final : public qp_connector {
     wait_for(cm_event::route_resolved, "resolving the route", m_timeout, true);
     if (!id->verbs)
       throw std::runtime_error("rdma_cm resolved " + m_peer + " but bound no RDMA device");
+  }
+
+  // In loopback (see cm_loopback.hpp): the address of the device this side would open. The
+  // passive side listens on the wildcard address, so it is reached there too.
+  std::string loopback_target(const std::string& control_host) {
+    const auto side = settings_from(m_params).client;
+    const opened_port p = open_port(side.device, side.port);
+    if (auto address = loopback_cm_address(p.gids)) {
+      m_loopback_device = p.device_name;
+      return *address;
+    }
+    throw std::runtime_error("rdma_cm in loopback: the control connection runs over " +
+                             control_host + ", and port " + std::to_string(p.port) + " of " +
+                             p.device_name +
+                             " has no IP address to resolve instead (no IPv4 or global IPv6 "
+                             "GID): give its netdev an address, or use --rdma-cm off");
   }
 
   // The next event, which must be `expected`; anything else (REJECTED, UNREACHABLE, ...) or
@@ -252,6 +273,8 @@ class cm_connection final : public qp_connector {
   oob_channel* m_oob;
   int m_control_fd = -1;
   std::string m_peer;
+  nlohmann::json m_params;
+  std::string m_loopback_device;  // loopback: the device whose address rdma_cm resolved
   std::uint16_t m_port = 0;
   cm_depths m_request;  // passive: the depths the client's CONNECT_REQUEST asked for
   cm_depths m_depths;   // what this side asked for (active) or accepted (passive)

@@ -37,9 +37,11 @@ void connect_via_cm(endpoint& ep, const endpoint_setup& setup) {
     throw;
   }
   // rkey, address and length still travel over the control channel; the QPN, PSN and GID in
-  // the same message are rdma_cm's business now and unused.
+  // the same message are rdma_cm's business now and unused (a RoCE side sends no GID: it only
+  // learns its GID index from the connected QP, in attach_peer).
   setup.oob->send_blob(encode(ep.local_info()));
-  ep.attach_peer(decode_endpoint_info(setup.oob->receive_blob(setup.io_timeout)));
+  ep.attach_peer(
+      decode_endpoint_info(setup.oob->receive_blob(setup.io_timeout), peer_addressing::rdma_cm));
 }
 
 }  // namespace gpubench::transports::rdma

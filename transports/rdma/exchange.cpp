@@ -72,7 +72,7 @@ std::vector<std::byte> encode(const endpoint_info& e) {
   return w.take();
 }
 
-endpoint_info decode_endpoint_info(std::span<const std::byte> in) {
+endpoint_info decode_endpoint_info(std::span<const std::byte> in, peer_addressing addressing) {
   auto r = open(in, message_type::endpoint, "RDMA endpoint message");
   endpoint_info e;
   e.lid = r.u16();
@@ -95,9 +95,11 @@ endpoint_info decode_endpoint_info(std::span<const std::byte> in) {
   for (auto b : e.gid)
     zero_gid = zero_gid && b == 0;
   if (e.has_gid && zero_gid) r.fail("GID flagged present but all zero");
-  if (e.link == link_layer::ethernet && !e.has_gid)
+  const bool exchanged = addressing == peer_addressing::exchanged;
+  if (exchanged && e.link == link_layer::ethernet && !e.has_gid)
     r.fail("RoCE (Ethernet link layer) endpoint without a GID");
-  if (e.link == link_layer::infiniband && !e.has_gid && (e.lid == 0 || e.lid >= 0xc000))
+  if (exchanged && e.link == link_layer::infiniband && !e.has_gid &&
+      (e.lid == 0 || e.lid >= 0xc000))
     r.fail("InfiniBand endpoint with no GID and LID " + std::to_string(e.lid) +
            " (not a unicast LID: is the subnet manager running?)");
   if (e.mtu < 1 || e.mtu > 5) r.fail("path MTU code " + std::to_string(e.mtu) + " not 1..5");

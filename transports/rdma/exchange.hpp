@@ -50,8 +50,15 @@ struct endpoint_info {
 
 std::vector<std::byte> encode(const endpoint_info& e);
 
+// Who addresses the peer's queue pair. exchanged: this message does (its LID or GID goes into
+// the address vector), so a RoCE endpoint must carry a GID and an InfiniBand one a GID or a
+// unicast LID. rdma_cm: rdma_cm resolved the address and the route and connected the QPs; the
+// message only carries the buffer (rkey, address, length), and a GID is not demanded.
+enum class peer_addressing : std::uint8_t { exchanged, rdma_cm };
+
 // Refuses (wire_error) a message that is too long, truncated, has trailing bytes, a wrong
 // magic, version or type, or a field outside its range, before any value is used.
-endpoint_info decode_endpoint_info(std::span<const std::byte> in);
+endpoint_info decode_endpoint_info(std::span<const std::byte> in,
+                                   peer_addressing addressing = peer_addressing::exchanged);
 
 }  // namespace gpubench::transports::rdma
