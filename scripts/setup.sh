@@ -15,6 +15,10 @@ packages=(
   python3 python3-jsonschema
   iproute2 iperf3 procps jq
   libssl-dev sockperf qperf
+  # soft-RoCE tests (tests/softroce): Debian's kernel with rdma_rxe booted under QEMU, and
+  # perftest for scripts/perftest-vs-gpubench.sh
+  qemu-system-x86 linux-image-amd64 busybox-static kmod cpio
+  perftest ibverbs-utils rdmacm-utils
 )
 
 missing=()

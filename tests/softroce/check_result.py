@@ -1,0 +1,64 @@
+"""Checks a soft-RoCE result file (tests/softroce): every net.rdma.* case ends ok on rxe0,
+names its device, port, GID index and type (RoCE v2) and MTU, and its values are plausible
+(bandwidth above 0 and below the port's line rate, latency above 1 us).
+
+usage: check_result.py FILE LABEL [--rdma-cm on|off]
+Prints one line per case and exits 1 naming every problem."""
+import json
+import sys
+
+path, label = sys.argv[1], sys.argv[2]
+cm = sys.argv[4] if len(sys.argv) > 4 and sys.argv[3] == "--rdma-cm" else "off"
+problems = []
+
+
+def problem(text):
+    problems.append(f"{label}: {text}")
+
+
+run = json.load(open(path))
+if run["run"]["status"] != "complete":
+    problem(f"run status {run['run']['status']}")
+want = {("net.rdma.latency", op, None) for op in ("send", "write", "read")}
+want |= {("net.rdma.bandwidth", op, d) for op, d in
+         (("send", "to_peer"), ("write", "to_peer"), ("read", "from_peer"),
+          ("send", "bidir"), ("write", "bidir"), ("read", "bidir"))}
+seen = set()
+for case in run["results"]:
+    params, ctx = case["params"], case.get("context", {})
+    key = (case["benchmark"], params.get("op"), params.get("direction"))
+    name = " ".join(str(k) for k in key if k)
+    seen.add(key)
+    if case["status"] != "ok":
+        problem(f"{name}: {case['status']}: {case.get('reason', '')}")
+        continue
+    for field, ok in (("device", ctx.get("device") == "rxe0"),
+                      ("port", ctx.get("port") == 1),
+                      ("gid_index", isinstance(ctx.get("gid_index"), int)),
+                      ("gid_type", ctx.get("gid_type") == "RoCE v2"),
+                      ("mtu", ctx.get("mtu") in (256, 512, 1024, 2048, 4096)),
+                      ("link_layer", ctx.get("link_layer") == "Ethernet"),
+                      ("connection", (ctx.get("connection") == "rdma_cm") == (cm == "on"))):
+        if not ok:
+            problem(f"{name}: context {field} = {ctx.get(field)!r}")
+    peak = case.get("peak")
+    bound = peak["value"] if peak and peak.get("unit") == "GB/s" else 12.5  # 100 Gb/s
+    if not case["points"]:
+        problem(f"{name}: no points")
+    values = []
+    for p in case["points"]:
+        m = p["stats"]["median"]
+        values.append(f"{p['bytes']}B={m:.3g}")
+        if case["unit"] == "us" and not m > 1.0:
+            problem(f"{name} {p['bytes']} B: latency {m} us, not above 1 us")
+        if case["unit"] == "GB/s" and not 0 < m < bound:
+            problem(f"{name} {p['bytes']} B: bandwidth {m} GB/s, not in (0, {bound})")
+    print(f"{label}: {name}: {case['status']} {ctx.get('device')} port {ctx.get('port')} "
+          f"GID {ctx.get('gid_index')} ({ctx.get('gid_type')}) MTU {ctx.get('mtu')} "
+          f"{case['unit']} {' '.join(values)}")
+for key in sorted(want - seen, key=str):
+    problem(f"case missing: {' '.join(str(k) for k in key if k)}")
+if problems:
+    print("\n".join("FAIL: " + p for p in problems))
+    sys.exit(1)
+print(f"{label}: all {len(seen)} cases ok")
