@@ -55,13 +55,15 @@ softroce_initramfs() {
       echo "$name" >>"$root/modules.order"
     done < <(modprobe --show-depends -S "$kver" "$m")
   done
-  cp /lib/modules/"$kver"/modules.{order,builtin} "$root/lib/modules/$kver/" 2>/dev/null || true
+  cp /lib/modules/"$kver"/modules.{order,builtin,builtin.modinfo} "$root/lib/modules/$kver/" 2>/dev/null || true
   depmod -b "$root" "$kver"
   install -m 755 "$SOFTROCE_DIR/init" "$root/init"
   (cd "$root" && find . | cpio -o -H newc --quiet | gzip -1) >"$out"
   rm -rf "$root"
 }
 
+# no_timer_check: on a busy host, TCG runs the guest too slowly for the kernel's IO-APIC timer
+# check, which then panics ("IO-APIC + timer doesn't work!").
 # softroce_boot KVER INITRAMFS OUTDIR NAME SCRIPT TIMEOUT [extra qemu args...]
 # Boots one guest that runs `bash SCRIPT` (a path visible on the host root) with OUTDIR mounted
 # writable at the same path; the console goes to OUTDIR/NAME.console. Returns qemu's status.
@@ -72,7 +74,7 @@ softroce_boot() {
   timeout --kill-after=10 "$limit" qemu-system-x86_64 -machine q35 -accel tcg -m 2048 -smp 2 \
     -nographic -no-reboot -nodefaults -serial stdio \
     -kernel "/boot/vmlinuz-$kver" -initrd "$initrd" \
-    -append "console=ttyS0 panic=-1 quiet loglevel=4 rdinit=/init gbcmd=$script gbout=$out gbname=$name" \
+    -append "console=ttyS0 panic=-1 no_timer_check quiet loglevel=4 rdinit=/init gbcmd=$script gbout=$out gbname=$name" \
     -virtfs local,path=/,mount_tag=hostroot,readonly=on,security_model=none,multidevs=remap \
     -virtfs local,path="$out",mount_tag=gbout,security_model=none,multidevs=remap \
     "$@" </dev/null >"$out/$name.console" 2>&1
