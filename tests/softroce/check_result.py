@@ -2,13 +2,15 @@
 names its device, port, GID index and type (RoCE v2) and MTU, and its values are plausible
 (bandwidth above 0 and below the port's line rate, latency above 1 us).
 
-usage: check_result.py FILE LABEL [--rdma-cm on|off]
+usage: check_result.py FILE LABEL [--rdma-cm on|off] [--uni]
+(--uni: the run had --rdma-direction uni, so no bidir cases are expected.)
 Prints one line per case and exits 1 naming every problem."""
 import json
 import sys
 
-path, label = sys.argv[1], sys.argv[2]
-cm = sys.argv[4] if len(sys.argv) > 4 and sys.argv[3] == "--rdma-cm" else "off"
+path, label, args = sys.argv[1], sys.argv[2], sys.argv[3:]
+cm = args[args.index("--rdma-cm") + 1] if "--rdma-cm" in args else "off"
+uni = "--uni" in args
 problems = []
 
 
@@ -22,7 +24,7 @@ if run["run"]["status"] != "complete":
 want = {("net.rdma.latency", op, None) for op in ("send", "write", "read")}
 want |= {("net.rdma.bandwidth", op, d) for op, d in
          (("send", "to_peer"), ("write", "to_peer"), ("read", "from_peer"),
-          ("send", "bidir"), ("write", "bidir"), ("read", "bidir"))}
+          ("send", "bidir"), ("write", "bidir"), ("read", "bidir")) if not (uni and d == "bidir")}
 seen = set()
 for case in run["results"]:
     params, ctx = case["params"], case.get("context", {})

@@ -8,14 +8,14 @@ namespace rdma = gpubench::transports::rdma;
 
 namespace {
 
-rdma::gid_entry entry(int index, rdma::gid_bytes gid, rdma::gid_type type) {
+rdma::gid_entry lb_entry(int index, rdma::gid_bytes gid, rdma::gid_type type) {
   return {index, gid, type};
 }
 
-const rdma::gid_bytes link_local{0xfe, 0x80, 0,    0,    0,    0,    0,    0,
-                                 0xf4, 0xb4, 0x3b, 0xff, 0xfe, 0x92, 0x4e, 0x82};
-const rdma::gid_bytes v4{0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff, 198, 18, 0, 1};
-const rdma::gid_bytes global6{0x20, 0x01, 0x0d, 0xb8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 7};
+const rdma::gid_bytes lb_link_local{0xfe, 0x80, 0,    0,    0,    0,    0,    0,
+                                    0xf4, 0xb4, 0x3b, 0xff, 0xfe, 0x92, 0x4e, 0x82};
+const rdma::gid_bytes lb_v4{0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff, 198, 18, 0, 1};
+const rdma::gid_bytes lb_global6{0x20, 0x01, 0x0d, 0xb8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 7};
 
 }  // namespace
 
@@ -34,15 +34,16 @@ TEST(RdmaCmLoopback, LoopbackAddresses) {
 
 // rxe on a veth with 198.18.0.1: link-local v1/v2 entries first, then the IPv4 ones.
 TEST(RdmaCmLoopback, PicksTheIpv4AddressOfTheRoceV2Gid) {
-  const std::vector<rdma::gid_entry> table{
-      entry(0, link_local, rdma::gid_type::roce_v1), entry(1, link_local, rdma::gid_type::roce_v2),
-      entry(2, v4, rdma::gid_type::roce_v1), entry(3, v4, rdma::gid_type::roce_v2)};
+  const std::vector<rdma::gid_entry> table{lb_entry(0, lb_link_local, rdma::gid_type::roce_v1),
+                                           lb_entry(1, lb_link_local, rdma::gid_type::roce_v2),
+                                           lb_entry(2, lb_v4, rdma::gid_type::roce_v1),
+                                           lb_entry(3, lb_v4, rdma::gid_type::roce_v2)};
   EXPECT_EQ(rdma::loopback_cm_address(table), "198.18.0.1");
 }
 
 TEST(RdmaCmLoopback, GlobalIpv6WhenThereIsNoIpv4) {
-  const std::vector<rdma::gid_entry> table{entry(0, link_local, rdma::gid_type::roce_v2),
-                                           entry(1, global6, rdma::gid_type::roce_v2)};
+  const std::vector<rdma::gid_entry> table{lb_entry(0, lb_link_local, rdma::gid_type::roce_v2),
+                                           lb_entry(1, lb_global6, rdma::gid_type::roce_v2)};
   const auto a = rdma::loopback_cm_address(table);
   ASSERT_TRUE(a.has_value());
   EXPECT_EQ(*a, "2001:0db8:0000:0000:0000:0000:0000:0007");
@@ -52,8 +53,8 @@ TEST(RdmaCmLoopback, NothingWithoutAnIpBasedGid) {
   EXPECT_FALSE(rdma::loopback_cm_address({}).has_value());
   // Only link-local: no address of this host rdma_cm could route to.
   EXPECT_FALSE(
-      rdma::loopback_cm_address({entry(0, link_local, rdma::gid_type::roce_v2)}).has_value());
+      rdma::loopback_cm_address({lb_entry(0, lb_link_local, rdma::gid_type::roce_v2)}).has_value());
   // InfiniBand: the GID is no IP address.
   const rdma::gid_bytes ib{0xfe, 0x80, 0, 0, 0, 0, 0, 0, 0, 2, 0xc9, 0x03, 0, 0x1e, 0x2f, 0x31};
-  EXPECT_FALSE(rdma::loopback_cm_address({entry(0, ib, rdma::gid_type::ib)}).has_value());
+  EXPECT_FALSE(rdma::loopback_cm_address({lb_entry(0, ib, rdma::gid_type::ib)}).has_value());
 }
