@@ -45,10 +45,14 @@ if [[ ${1:-} == --in-guest ]]; then
   perftest() { # perftest TOOL SIZE ARGS...: server and client on rxe0, the client's output
     local tool=$1 size=$2
     shift 2
-    "$tool" -d rxe0 -i 1 -x "$gid" -s "$size" -F "$@" >/dev/null 2>&1 &
-    local server=$!
-    sleep 1
-    timeout 120 "$tool" -d rxe0 -i 1 -x "$gid" -s "$size" -F "$@" 198.18.0.1 >"$out/$tool-$size.txt" 2>&1
+    timeout 150 "$tool" -d rxe0 -i 1 -x "$gid" -s "$size" -F "$@" >/dev/null 2>&1 &
+    local server=$! try
+    for try in 1 2 3 4 5 6 7 8 9 10; do # until the server listens (slow to start under TCG)
+      sleep 1
+      timeout 120 "$tool" -d rxe0 -i 1 -x "$gid" -s "$size" -F "$@" 198.18.0.1 \
+        >"$out/$tool-$size.txt" 2>&1
+      grep -q "Couldn't connect" "$out/$tool-$size.txt" || break
+    done
     wait "$server"
   }
   for op in send write read; do
