@@ -66,6 +66,7 @@ std::vector<std::byte> encode(const endpoint_info& e) {
   w.u64(e.length);
   w.u8(e.has_gid ? 1 : 0);
   w.bytes(e.gid);
+  w.u8(static_cast<std::uint8_t>(e.gid_kind));
   w.u8(e.mtu);
   w.u8(e.out_reads);
   w.u8(static_cast<std::uint8_t>(e.link));
@@ -83,6 +84,7 @@ endpoint_info decode_endpoint_info(std::span<const std::byte> in) {
   e.length = r.u64();
   const auto has_gid = r.u8();
   e.gid = r.bytes<16>();
+  e.gid_kind = enum_in<gid_type>(r, 0, 2, "GID type");
   e.mtu = r.u8();
   e.out_reads = r.u8();
   e.link = enum_in<link_layer>(r, 1, 2, "link layer");
@@ -95,6 +97,10 @@ endpoint_info decode_endpoint_info(std::span<const std::byte> in) {
   for (auto b : e.gid)
     zero_gid = zero_gid && b == 0;
   if (e.has_gid && zero_gid) r.fail("GID flagged present but all zero");
+  if (e.link == link_layer::infiniband && e.gid_kind != gid_type::ib)
+    r.fail("InfiniBand endpoint with a RoCE GID type");
+  if (e.link == link_layer::ethernet && e.has_gid && e.gid_kind == gid_type::ib)
+    r.fail("RoCE (Ethernet link layer) endpoint with an InfiniBand GID type");
   if (e.link == link_layer::ethernet && !e.has_gid)
     r.fail("RoCE (Ethernet link layer) endpoint without a GID");
   if (e.link == link_layer::infiniband && !e.has_gid && (e.lid == 0 || e.lid >= 0xc000))
