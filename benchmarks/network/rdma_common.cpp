@@ -5,6 +5,8 @@
 
 #include "benchmarks/network/p2p_driver.hpp"
 #include "core/errors.hpp"
+#include "transports/control/client.hpp"
+#include "transports/net/socket.hpp"
 #include "transports/rdma/device_info.hpp"
 #include "transports/rdma/params.hpp"
 #include "transports/rdma/rdma_settings.hpp"
@@ -95,12 +97,15 @@ std::vector<nlohmann::json> rdma_cases(const core::run_context& ctx, rdma::test_
   if (o.device) {
     device = *o.device;
   } else {
-    // The device the endpoint will choose: the first whose port is active.
-    const auto all = rdma::describe_devices();
-    for (const auto& d : all)
-      for (const auto& p : d.ports)
-        if (device.empty() && p.number == o.port && p.state == "ACTIVE") device = d.name;
-    if (device.empty() && !all.empty()) device = all.front().name;
+    // The device the endpoint will choose: the one holding the address the control
+    // connection will leave from (the route towards --peer; 127.0.0.1 in loopback, which no
+    // device holds), else the first whose port is active.
+    std::string local = "127.0.0.1";
+    if (ctx.peer)
+      if (auto a = transports::net::local_address_towards(
+              transports::net::parse_endpoint(*ctx.peer, transports::control::default_port)))
+        local = *a;
+    device = rdma::expected_device(rdma::describe_devices(), o.port, local);
   }
   std::vector<nlohmann::json> cases;
   for (const auto op : o.ops) {
