@@ -25,10 +25,16 @@ double cost_at(const core::case_result& c, std::uint64_t bytes) {
 }  // namespace
 
 std::string completion_mode_of(const core::case_result& c) {
-  const auto it = c.context.find("completion_mode");
-  if (it != c.context.end() && it->is_string()) return it->get<std::string>();
-  if (is_rdma(c)) return c.params.value("completion", "poll");
-  const auto bp = c.params.find("busy_poll");
+  if (c.context.is_object()) {
+    const auto it = c.context.find("completion_mode");
+    if (it != c.context.end() && it->is_string()) return it->get<std::string>();
+  }
+  const bool params = c.params.is_object();
+  if (is_rdma(c)) {
+    const auto it = params ? c.params.find("completion") : c.params.end();
+    return it != c.params.end() && it->is_string() ? it->get<std::string>() : "poll";
+  }
+  const auto bp = params ? c.params.find("busy_poll") : c.params.end();
   return bp != c.params.end() && bp->is_boolean() && bp->get<bool>() ? "busy-poll" : "blocking";
 }
 
