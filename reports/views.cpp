@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 
+#include "reports/cpu_cost_view.hpp"
 #include "reports/view_blocks.hpp"
 
 namespace gpubench::reports {
@@ -78,8 +79,13 @@ std::vector<section> measurement_sections(const std::vector<run_input>& runs,
       out.push_back(pair_view(title, std::move(cases), refs));
     else if (key == "coll.allreduce")
       out.push_back(allreduce_view(title, std::move(cases), refs));
-    else
+    else if (key.rfind("net.", 0) == 0) {
+      auto s = generic_view(title, cases, refs);
+      append_cpu_comparison(s, measured(cases));  // TCP against RDMA in like modes only
+      out.push_back(std::move(s));
+    } else {
       out.push_back(generic_view(title, std::move(cases), refs));
+    }
   }
   return out;
 }

@@ -5,6 +5,8 @@
 
 #include "benchmarks/network/p2p_driver.hpp"
 #include "core/errors.hpp"
+#include "transports/control/client.hpp"
+#include "transports/net/socket.hpp"
 #include "transports/rdma/device_info.hpp"
 #include "transports/rdma/params.hpp"
 #include "transports/rdma/rdma_settings.hpp"
@@ -31,6 +33,9 @@ rdma::rdma_settings settings_for(const core::case_state& state, rdma::test_kind 
   s.cq_mod = o.cq_mod;
   s.inline_size = o.inline_size;
   s.rdma_cm = o.rdma_cm;
+  s.completion = o.completion;
+  s.tclass = o.tclass;
+  s.sl = o.sl;
   s.client = {o.device, o.port, o.gid_index, o.gpu};
   // In loopback both sides use the same device, port, GID and GPU.
   s.server = ctx.peer
@@ -40,6 +45,10 @@ rdma::rdma_settings settings_for(const core::case_state& state, rdma::test_kind 
 }
 
 }  // namespace
+
+std::string rdma_peer_param(const core::run_context& ctx) {
+  return ctx.peer ? network::peer_param(ctx) : std::string(rdma_loopback_label);
+}
 
 void add_rdma_options(core::registry& r) {
   network::add_p2p_options(r);  // --token-file, --io-timeout, --on-error of the shared driver
@@ -66,6 +75,12 @@ void add_rdma_options(core::registry& r) {
   r.add_option({"rdma-gpu", "CUDA device whose memory --rdma-memory cuda registers", "0"});
   r.add_option({"peer-rdma-gpu", "CUDA device the --peer server registers", "0"});
   r.add_option({"rdma-cm", "RDMA: connect queue pairs through rdma_cm (on|off)", "off"});
+  r.add_option({"rdma-completion",
+                "RDMA: wait for completions by busy-polling the CQ (poll) or sleeping on a "
+                "completion channel (event, perftest -e)",
+                "poll"});
+  r.add_option({"rdma-tclass", "RDMA: GRH traffic class of the address handle (perftest -T)", "0"});
+  r.add_option({"rdma-sl", "RDMA: service level of the address handle (perftest -S)", "0"});
 }
 
 core::requirement_status rdma_requirement(const core::run_context& ctx) {
@@ -82,12 +97,15 @@ std::vector<nlohmann::json> rdma_cases(const core::run_context& ctx, rdma::test_
   if (o.device) {
     device = *o.device;
   } else {
-    // The device the endpoint will choose: the first whose port is active.
-    const auto all = rdma::describe_devices();
-    for (const auto& d : all)
-      for (const auto& p : d.ports)
-        if (device.empty() && p.number == o.port && p.state == "ACTIVE") device = d.name;
-    if (device.empty() && !all.empty()) device = all.front().name;
+    // The device the endpoint will choose: the one holding the address the control
+    // connection will leave from (the route towards --peer; 127.0.0.1 in loopback, which no
+    // device holds), else the first whose port is active.
+    std::string local = "127.0.0.1";
+    if (ctx.peer)
+      if (auto a = transports::net::local_address_towards(
+              transports::net::parse_endpoint(*ctx.peer, transports::control::default_port)))
+        local = *a;
+    device = rdma::expected_device(rdma::describe_devices(), o.port, local);
   }
   std::vector<nlohmann::json> cases;
   for (const auto op : o.ops) {
@@ -99,8 +117,12 @@ std::vector<nlohmann::json> rdma_cases(const core::run_context& ctx, rdma::test_
       nlohmann::json c{{"device", device},
                        {"op", rdma::to_string(op)},
                        {"memory", rdma::to_string(o.memory)},
-                       {"peer", network::peer_param(ctx)}};
+                       {"peer", rdma_peer_param(ctx)}};
       if (!direction.empty()) c["direction"] = direction;
+      // Default values stay out of the params, so cases keep their identity across versions.
+      if (o.completion == rdma::completion_mode::event) c["completion"] = "event";
+      if (o.tclass != 0) c["tclass"] = o.tclass;
+      if (o.sl != 0) c["sl"] = o.sl;
       cases.push_back(std::move(c));
     }
   }
@@ -122,6 +144,8 @@ void run_rdma_points(core::case_state& state, rdma::test_kind test) {
     nlohmann::json params = state.params();
     params.update(rdma::to_params(settings_for(state, test)));
     network::p2p_link link(state, table, "rdma", params);
+    // The driver's loopback label says no NIC was crossed; RDMA loopback goes through the HCA.
+    if (!state.context().peer) state.context_info()["peer"] = rdma_peer_param(state.context());
     if (test == rdma::test_kind::latency) {
       network::run_latency_points(state, link);
       return;

@@ -3,6 +3,7 @@
 // transport with the shared point-to-point driver (loopback server, or --peer), as TCP does.
 #pragma once
 
+#include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -12,6 +13,13 @@
 #include "transports/rdma/exchange.hpp"
 
 namespace gpubench::benchmarks {
+
+// RDMA without --peer: both queue pairs are on one device, and every message still goes
+// through the HCA (DMA out, the device's loopback, DMA in): not the "no NIC crossed" of TCP.
+inline constexpr const char* rdma_loopback_label =
+    "loopback through the RDMA device (both QPs on one HCA, no wire crossed)";
+// params["peer"] of an RDMA case: --peer as given, or the label above.
+std::string rdma_peer_param(const core::run_context& ctx);
 
 // Adds the --rdma-* options and the driver's (shared by both benchmarks; the registry keeps
 // one of each).

@@ -118,3 +118,27 @@ TEST(RdmaDeviceInfo, RdmaCoreVersionFromLibraryName) {
             "44.0");
   EXPECT_FALSE(rdma::rdma_core_version_from_path("/usr/lib/libibverbs.so.1"));
 }
+
+TEST(RdmaDeviceInfo, ExpectedDeviceHoldsTheControlAddress) {
+  // Two RoCE NICs; the route to the peer leaves from 198.18.1.1, which mlx5_1 holds.
+  fixture_dir f;
+  const fs::path cls = f.root() / "class";
+  for (const char* dev : {"mlx5_0", "mlx5_1"}) {
+    f.write(std::string("class/") + dev + "/ports/1/state", "4: ACTIVE");
+    f.write(std::string("class/") + dev + "/ports/1/link_layer", "Ethernet");
+    f.write(std::string("class/") + dev + "/ports/1/gids/0",
+            "fe80:0000:0000:0000:0250:56ff:fe01:0203");
+    f.write(std::string("class/") + dev + "/ports/1/gids/2",
+            "0000:0000:0000:0000:0000:0000:0000:0000");
+  }
+  f.write("class/mlx5_0/ports/1/gids/3", "0000:0000:0000:0000:0000:ffff:c612:0001");
+  f.write("class/mlx5_1/ports/1/gids/3", "0000:0000:0000:0000:0000:ffff:c612:0101");
+  const auto devices = rdma::describe_devices(cls);
+  ASSERT_EQ(devices.size(), 2u);
+  EXPECT_EQ(devices[1].ports[0].gids.size(), 2u) << "zero GIDs are left out";
+  EXPECT_EQ(rdma::expected_device(devices, 1, "198.18.1.1"), "mlx5_1");
+  EXPECT_EQ(rdma::expected_device(devices, 1, "198.18.0.1"), "mlx5_0");
+  // Loopback: nobody holds 127.0.0.1, so the first active device, as before.
+  EXPECT_EQ(rdma::expected_device(devices, 1, "127.0.0.1"), "mlx5_0");
+  EXPECT_EQ(rdma::expected_device({}, 1, "127.0.0.1"), "");
+}

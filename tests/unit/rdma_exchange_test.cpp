@@ -20,6 +20,7 @@ rdma::endpoint_info sample_endpoint() {
   e.length = 8u << 20;
   e.has_gid = true;
   e.gid = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff, 198, 18, 0, 2};
+  e.gid_kind = rdma::gid_type::roce_v2;
   e.mtu = 3;
   e.out_reads = 16;
   e.link = rdma::link_layer::ethernet;
@@ -46,6 +47,7 @@ TEST(RdmaExchange, EndpointRoundTrips) {
   EXPECT_EQ(d.length, e.length);
   EXPECT_TRUE(d.has_gid);
   EXPECT_EQ(d.gid, e.gid);
+  EXPECT_EQ(d.gid_kind, rdma::gid_type::roce_v2);
   EXPECT_EQ(d.mtu, e.mtu);
   EXPECT_EQ(d.out_reads, e.out_reads);
   EXPECT_EQ(d.link, e.link);
@@ -54,9 +56,9 @@ TEST(RdmaExchange, EndpointRoundTrips) {
 TEST(RdmaExchange, EncodingIsBigEndianWithHeader) {
   const auto m = rdma::encode(sample_endpoint());
   ASSERT_GE(m.size(), 12u);
-  // "GBRD", version 1, type 2 (endpoint), then LID 0x0012, then QPN 0x00abcdef.
+  // "GBRD", version 2, type 2 (endpoint), then LID 0x0012, then QPN 0x00abcdef.
   EXPECT_EQ(std::vector<std::byte>(m.begin(), m.begin() + 12),
-            bytes_of({'G', 'B', 'R', 'D', 1, 2, 0x00, 0x12, 0x00, 0xab, 0xcd, 0xef}));
+            bytes_of({'G', 'B', 'R', 'D', 2, 2, 0x00, 0x12, 0x00, 0xab, 0xcd, 0xef}));
 }
 
 TEST(RdmaExchange, RejectsEveryTruncation) {
@@ -79,10 +81,10 @@ TEST(RdmaExchange, RejectsWrongMagicVersionAndType) {
   bad_magic[0] = std::byte{'X'};
   EXPECT_THROW(rdma::decode_endpoint_info(bad_magic), rdma::wire_error);
   auto bad_version = m;
-  bad_version[4] = std::byte{2};
+  bad_version[4] = std::byte{1};  // version 1 had no GID type
   try {
     rdma::decode_endpoint_info(bad_version);
-    FAIL() << "version 2 accepted";
+    FAIL() << "version 1 accepted";
   } catch (const rdma::wire_error& e) {
     EXPECT_NE(std::string(e.what()).find("same gpubench version"), std::string::npos) << e.what();
   }
@@ -108,6 +110,13 @@ TEST(RdmaExchange, RejectsOutOfRangeFields) {
   check([](auto& e) { e.addr = UINT64_MAX - 10; }, "wrapping address");
   check([](auto& e) { e.gid = {}; }, "zero GID flagged present");
   check([](auto& e) { e.has_gid = false; }, "RoCE without GID");
+  check([](auto& e) { e.gid_kind = rdma::gid_type::ib; }, "RoCE with an IB GID type");
+  check(
+      [](auto& e) {
+        e.link = rdma::link_layer::infiniband;
+        e.gid_kind = rdma::gid_type::roce_v1;
+      },
+      "InfiniBand with a RoCE GID type");
   check(
       [](auto& e) {
         e.link = rdma::link_layer::infiniband;
@@ -134,6 +143,7 @@ TEST(RdmaExchange, RdmaCmDoesNotDemandAGid) {
 
   auto ib = roce;
   ib.link = rdma::link_layer::infiniband;
+  ib.gid_kind = rdma::gid_type::ib;
   ib.lid = 0;
   EXPECT_THROW(rdma::decode_endpoint_info(rdma::encode(ib)), rdma::wire_error);
   EXPECT_NO_THROW(rdma::decode_endpoint_info(rdma::encode(ib), rdma::peer_addressing::rdma_cm));
@@ -147,6 +157,19 @@ TEST(RdmaExchange, RdmaCmDoesNotDemandAGid) {
   bad.has_gid = true;  // flagged present but all zero
   EXPECT_THROW(rdma::decode_endpoint_info(rdma::encode(bad), rdma::peer_addressing::rdma_cm),
                rdma::wire_error);
+}
+
+TEST(RdmaExchange, GidTypeTravelsAndIsRangeChecked) {
+  auto e = sample_endpoint();
+  e.gid_kind = rdma::gid_type::roce_v1;
+  EXPECT_EQ(rdma::decode_endpoint_info(rdma::encode(e)).gid_kind, rdma::gid_type::roce_v1);
+  auto m = rdma::encode(e);
+  // Layout after the 6-byte header: LID 2, QPN 4, PSN 4, rkey 4, addr 8, length 8, flag 1,
+  // GID 16, then the GID type.
+  const std::size_t type_at = 6 + 2 + 4 + 4 + 4 + 8 + 8 + 1 + 16;
+  ASSERT_EQ(m[type_at], std::byte{1});
+  m[type_at] = std::byte{3};
+  EXPECT_THROW(rdma::decode_endpoint_info(m), rdma::wire_error);
 }
 
 TEST(RdmaExchange, RejectsBadLinkLayerByte) {

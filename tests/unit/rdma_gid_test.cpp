@@ -62,3 +62,42 @@ TEST(RdmaGid, Formatting) {
   EXPECT_FALSE(rdma::is_link_local(ipv4(1)));
   EXPECT_EQ(rdma::family_of(ipv4(1)), rdma::gid_family::ipv4);
 }
+
+TEST(RdmaGid, RoceV1AgainstV2IsRefusedByName) {
+  rdma::endpoint_info a, b;
+  a.has_gid = b.has_gid = true;
+  a.gid = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff, 198, 18, 0, 1};
+  b.gid = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff, 198, 18, 0, 2};
+  a.gid_kind = b.gid_kind = rdma::gid_type::roce_v2;
+  EXPECT_EQ(rdma::gid_mismatch(a, b), "");
+  b.gid_kind = rdma::gid_type::roce_v1;
+  const auto why = rdma::gid_mismatch(a, b);
+  EXPECT_NE(why.find("RoCE v2"), std::string::npos) << why;
+  EXPECT_NE(why.find("RoCE v1"), std::string::npos) << why;
+  b.gid_kind = rdma::gid_type::roce_v2;
+  b.has_gid = false;
+  EXPECT_NE(rdma::gid_mismatch(a, b), "");
+  b.has_gid = true;
+  b.gid = {0xfe, 0x80, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2};
+  EXPECT_NE(rdma::gid_mismatch(a, b).find("families"), std::string::npos);
+}
+
+TEST(RdmaGid, TheControlConnectionsAddressPicksTheGid) {
+  // Two interfaces on one port: the lowest IPv4 RoCE v2 GID (index 3) is 198.18.0.1, but the
+  // control connection runs over 198.18.1.1: that is the rail to use.
+  const rdma::gid_bytes a{0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff, 198, 18, 0, 1};
+  const rdma::gid_bytes b{0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff, 198, 18, 1, 1};
+  const std::vector<rdma::gid_entry> table{{2, a, rdma::gid_type::roce_v1},
+                                           {3, a, rdma::gid_type::roce_v2},
+                                           {4, b, rdma::gid_type::roce_v1},
+                                           {5, b, rdma::gid_type::roce_v2}};
+  EXPECT_EQ(rdma::select_gid(table).index, 3);  // the old rule
+  const auto local = rdma::gid_of_address("198.18.1.1");
+  ASSERT_TRUE(local);
+  EXPECT_EQ(*local, b);
+  EXPECT_EQ(rdma::index_holding(table, *local), 5);
+  EXPECT_EQ(rdma::index_holding(table, *rdma::gid_of_address("::ffff:198.18.1.1")), 5);
+  // Loopback: no GID holds 127.0.0.1, so the caller falls back to select_gid.
+  EXPECT_EQ(rdma::index_holding(table, *rdma::gid_of_address("127.0.0.1")), -1);
+  EXPECT_FALSE(rdma::gid_of_address("not-an-address"));
+}

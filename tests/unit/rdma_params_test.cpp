@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "core/errors.hpp"
+#include "transports/rdma/dmabuf_range.hpp"
 #include "transports/rdma/numa_binding.hpp"
 #include "transports/rdma/params.hpp"
 
@@ -59,6 +60,26 @@ TEST(RdmaParams, RejectsBadOptionsNamingThem) {
   bad("rdma-direction", "sideways");
   bad("rdma-gpu", "-1");
   bad("peer-rdma-gpu", "x");
+  bad("rdma-completion", "interrupt");
+  bad("rdma-tclass", "256");
+  bad("rdma-sl", "16");
+}
+
+TEST(RdmaParams, CompletionTrafficClassAndServiceLevel) {
+  gpubench::core::run_context ctx;
+  auto o = rdma::parse_rdma_options(ctx);
+  EXPECT_EQ(o.completion, rdma::completion_mode::poll);
+  EXPECT_EQ(o.tclass, 0);
+  EXPECT_EQ(o.sl, 0);
+  ctx.options = {{"rdma-completion", "event"}, {"rdma-tclass", "106"}, {"rdma-sl", "3"}};
+  o = rdma::parse_rdma_options(ctx);
+  EXPECT_EQ(o.completion, rdma::completion_mode::event);
+  EXPECT_EQ(o.tclass, 106);
+  EXPECT_EQ(o.sl, 3);
+  EXPECT_EQ(rdma::to_string(o.completion), "event");
+  // rdma_cm builds the address handle itself: the options would silently not apply.
+  ctx.options = {{"rdma-cm", "on"}, {"rdma-tclass", "106"}};
+  EXPECT_THROW(rdma::parse_rdma_options(ctx), usage_error);
 }
 
 TEST(RdmaParams, BandwidthDirectionsAndIterations) {
@@ -114,10 +135,51 @@ TEST(RdmaParams, WindowDepthsAndSignalling) {
   EXPECT_EQ(rdma::send_depth(test_kind::bandwidth, 128, 64),
             63u);  // device limit less the sync slot
   EXPECT_LE(rdma::send_depth(test_kind::latency, 128, 16384), 4u);
-  EXPECT_EQ(rdma::recv_depth(test_kind::bandwidth, rdma::rdma_op::send, 128, 16384), 130u);
+  // Send bandwidth keeps max(512, 2 x window) receives posted, within the device's limit.
+  EXPECT_EQ(rdma::recv_depth(test_kind::bandwidth, rdma::rdma_op::send, 128, 16384), 512u);
+  EXPECT_EQ(rdma::recv_depth(test_kind::bandwidth, rdma::rdma_op::send, 1024, 16384), 2048u);
+  EXPECT_EQ(rdma::recv_depth(test_kind::bandwidth, rdma::rdma_op::send, 1024, 1000), 1000u);
+  EXPECT_EQ(rdma::recv_depth(test_kind::bandwidth, rdma::rdma_op::write, 128, 16384), 16u);
   EXPECT_EQ(rdma::signal_interval(100, 128), 100u);
   EXPECT_EQ(rdma::signal_interval(100, 16), 16u);  // never beyond the window
   EXPECT_EQ(rdma::signal_interval(0, 16), 1u);
+}
+
+TEST(RdmaParams, InlineOnlyFromHostMemoryUpToWhatWasAsked) {
+  using rdma::rdma_op;
+  // The provider granted more than was asked (mlx5 rounds up): only what was asked is inline.
+  EXPECT_TRUE(rdma::use_inline(rdma_op::send, 236, 236, 512, true));
+  EXPECT_FALSE(rdma::use_inline(rdma_op::send, 400, 236, 512, true));
+  // Bandwidth asks for none; a provider that grants some anyway does not make posts inline.
+  EXPECT_FALSE(rdma::use_inline(rdma_op::write, 2, 0, 60, true));
+  // GPU memory: the CPU cannot copy a device pointer.
+  EXPECT_FALSE(rdma::use_inline(rdma_op::send, 2, 236, 236, false));
+  EXPECT_FALSE(rdma::use_inline(rdma_op::read, 2, 236, 236, true));
+  // The provider granted less than asked.
+  EXPECT_FALSE(rdma::use_inline(rdma_op::send, 200, 236, 128, true));
+}
+
+TEST(RdmaParams, QueueSizesRoundThenClamp) {
+  // Most providers: clamped to the device maximum.
+  EXPECT_EQ(rdma::queue_entries(129, 16384, false), 129u);
+  EXPECT_EQ(rdma::queue_entries(5000, 4096, false), 4096u);
+  // PVRDMA rounds up to a power of two: 129 asks for 256, and a size that would round past
+  // the maximum takes the largest power of two within it.
+  EXPECT_EQ(rdma::queue_entries(129, 16384, true), 256u);
+  EXPECT_EQ(rdma::queue_entries(600, 1000, true), 512u);
+  EXPECT_EQ(rdma::queue_entries(1000, 1000, true), 512u);
+  EXPECT_EQ(rdma::queue_entries(1024, 1024, true), 1024u);
+  EXPECT_EQ(rdma::queue_entries(0, 1024, true), 1u);
+  EXPECT_TRUE(rdma::rounds_queues_to_pow2("vmw_pvrdma"));
+  EXPECT_FALSE(rdma::rounds_queues_to_pow2("mlx5"));
+}
+
+TEST(RdmaParams, ReceiverDrainsToWholeSamples) {
+  EXPECT_EQ(rdma::receives_outstanding(0, 5000), 0u);
+  EXPECT_EQ(rdma::receives_outstanding(4999, 5000), 1u);
+  EXPECT_EQ(rdma::receives_outstanding(10000, 5000), 0u);
+  EXPECT_EQ(rdma::receives_outstanding(10001, 5000), 4999u);
+  EXPECT_EQ(rdma::receives_outstanding(7, 0), 0u);
 }
 
 TEST(RdmaParams, OutstandingReads) {
@@ -134,4 +196,16 @@ TEST(RdmaParams, CpuLists) {
   EXPECT_TRUE(rdma::parse_cpu_list("a-b").empty());
   EXPECT_TRUE(rdma::parse_cpu_list("1-2x").empty());
   EXPECT_TRUE(rdma::parse_cpu_list("").empty());
+}
+
+TEST(RdmaParams, DmabufExportStartsOnAPage) {
+  using gpubench::transports::rdma::dmabuf_range_for;
+  // An allocation 0x200 bytes into a page: the export starts at the page, the MR at offset 0x200.
+  const auto r = dmabuf_range_for(0x7f0000001200ull, 0x10000, 4096);
+  EXPECT_EQ(r.base, 0x7f0000001000ull);
+  EXPECT_EQ(r.offset, 0x200u);
+  EXPECT_EQ(r.length, 0x11000u);  // covers the buffer's last byte, whole pages
+  const auto aligned = dmabuf_range_for(0x7f0000200000ull, 0x10000, 4096);
+  EXPECT_EQ(aligned.offset, 0u);
+  EXPECT_EQ(aligned.length, 0x10000u);
 }

@@ -19,6 +19,9 @@ rdma::rdma_settings sample() {
   s.inline_size = 0;
   s.client = {"mlx5_0", 1, 3, 2};
   s.server = {"vmw_pvrdma0", 2, std::nullopt, 0};
+  s.completion = rdma::completion_mode::event;
+  s.tclass = 106;
+  s.sl = 3;
   return s;
 }
 
@@ -39,6 +42,9 @@ TEST(RdmaSettings, RoundTrip) {
   EXPECT_FALSE(d.server.gid_index);
   EXPECT_EQ(d.client.gpu, 2);
   EXPECT_EQ(d.server.gpu, 0);
+  EXPECT_EQ(d.completion, rdma::completion_mode::event);
+  EXPECT_EQ(d.tclass, 106);
+  EXPECT_EQ(d.sl, 3);
 }
 
 TEST(RdmaSettings, RefusesBadValues) {
@@ -70,6 +76,9 @@ TEST(RdmaSettings, RefusesBadValues) {
   refuses("gid_index", 1.5);
   refuses("gpu", -1);
   refuses("peer_gpu", 4096);
+  refuses("completion", "sleep");
+  refuses("tclass", 256);
+  refuses("sl", 16);
   auto missing = rdma::to_params(sample());
   missing.erase("op");
   EXPECT_THROW(rdma::settings_from(missing), std::runtime_error);

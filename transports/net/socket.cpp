@@ -113,6 +113,21 @@ endpoint_address parse_endpoint(const std::string& text, std::uint16_t default_p
   return a;
 }
 
+std::optional<std::string> local_address_towards(const endpoint_address& to) {
+  addrinfo hints{};
+  hints.ai_family = AF_UNSPEC;
+  hints.ai_socktype = SOCK_DGRAM;
+  addrinfo_list list;
+  const std::string port = std::to_string(to.port);
+  if (::getaddrinfo(to.host.c_str(), port.c_str(), &hints, &list.head) != 0) return std::nullopt;
+  for (addrinfo* ai = list.head; ai; ai = ai->ai_next) {
+    unique_fd fd(::socket(ai->ai_family, ai->ai_socktype | SOCK_CLOEXEC, ai->ai_protocol));
+    // A UDP connect only looks the route up: nothing is sent.
+    if (fd && ::connect(fd.get(), ai->ai_addr, ai->ai_addrlen) == 0) return local_host(fd.get());
+  }
+  return std::nullopt;
+}
+
 unique_fd connect_tcp(const endpoint_address& to, milliseconds timeout,
                       const cancel_check& cancelled) {
   const std::string where = "connecting to " + to.text();

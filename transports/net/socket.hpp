@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <span>
 #include <stdexcept>
 #include <string>
@@ -60,6 +61,10 @@ endpoint_address parse_endpoint(const std::string& text, std::uint16_t default_p
 // ("connecting to 198.18.0.2:18515: connection refused after 0.0 s").
 unique_fd connect_tcp(const endpoint_address& to, std::chrono::milliseconds timeout,
                       const cancel_check& cancelled = {});
+
+// The local address the routing table would send from towards `to` (a UDP connect: no packet
+// leaves); nothing when it cannot be resolved or routed.
+std::optional<std::string> local_address_towards(const endpoint_address& to);
 
 // A listening TCP socket on `bind_host` ("0.0.0.0", "127.0.0.1", "::") and `port` (0: any).
 unique_fd listen_tcp(const std::string& bind_host, std::uint16_t port, int backlog = 16);

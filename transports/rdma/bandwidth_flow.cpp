@@ -3,6 +3,7 @@
 #include <arpa/inet.h>
 
 #include <algorithm>
+#include <span>
 #include <stdexcept>
 #include <string>
 
@@ -46,7 +47,7 @@ void bandwidth_flow::burst(std::uint64_t bytes, std::uint64_t iterations, bool s
     const int received = service ? service_receives() : 0;
     if (n > 0 || received > 0) {
       deadline = spin_deadline(m_timeout);
-    } else if (deadline.expired()) {
+    } else if (idle_expired(m_ep, deadline)) {
       throw std::runtime_error(to_string(m_op) + " bandwidth: " + std::to_string(completed - base) +
                                " of " + std::to_string(iterations) +
                                " work requests completed, then none for " +
@@ -58,9 +59,13 @@ void bandwidth_flow::burst(std::uint64_t bytes, std::uint64_t iterations, bool s
 
 int bandwidth_flow::service_receives() {
   ibv_wc wc[32];
+  std::uint64_t ids[32];
   const int n = m_ep.poll_recv(wc);
+  for (int i = 0; i < n; ++i)
+    ids[i] = wc[i].wr_id;
+  // Every consumed receive goes back at once, as one chained list: one call, not n.
+  m_ep.post_recvs(std::span<const std::uint64_t>(ids, static_cast<std::size_t>(n)));
   for (int i = 0; i < n; ++i) {
-    m_ep.post_recv(wc[i].wr_id);
     if ((wc[i].wc_flags & IBV_WC_WITH_IMM) == 0) {
       ++m_tally.messages;
       continue;
@@ -86,7 +91,7 @@ void bandwidth_flow::wait_mark(sync_tag tag, const char* what) {
   while (count == 0) {
     if (service_receives() > 0) {
       deadline = spin_deadline(m_timeout);
-    } else if (deadline.expired()) {
+    } else if (idle_expired(m_ep, deadline)) {
       throw std::runtime_error(std::string(what) + ": the peer's mark did not arrive within " +
                                std::to_string(m_timeout.count()) + " ms");
     }

@@ -11,6 +11,7 @@
 #include <stdexcept>
 
 #include "core/errors.hpp"
+#include "transports/rdma/dmabuf_range.hpp"
 #include "transports/rdma/rdma_memory.hpp"
 
 namespace gpubench::transports::rdma {
@@ -81,11 +82,14 @@ class cuda_memory final : public rdma_memory {
     if (dmabuf_note.empty()) {
       int fd = -1;
       const auto get_handle = driver_entry<get_handle_fn>("cuMemGetHandleForAddressRange", 11070);
-      const CUresult r = get_handle(&fd, reinterpret_cast<CUdeviceptr>(m_data), m_size,
+      // The export starts on a host page; the MR names the buffer by its offset into it.
+      const auto addr = reinterpret_cast<std::uint64_t>(m_data);
+      const auto range =
+          dmabuf_range_for(addr, m_size, static_cast<std::uint64_t>(::sysconf(_SC_PAGESIZE)));
+      const CUresult r = get_handle(&fd, static_cast<CUdeviceptr>(range.base), range.length,
                                     CU_MEM_RANGE_HANDLE_TYPE_DMA_BUF_FD, 0);
       if (r == CUDA_SUCCESS && fd >= 0) {
-        mr_ptr mr(
-            ibv_reg_dmabuf_mr(pd, 0, m_size, reinterpret_cast<std::uint64_t>(m_data), fd, access));
+        mr_ptr mr(ibv_reg_dmabuf_mr(pd, range.offset, m_size, addr, fd, access));
         const int err = errno;
         ::close(fd);  // the MR holds its own reference to the buffer
         if (mr) {

@@ -4,6 +4,7 @@
 #include <cctype>
 
 #include "core/system/sysfs.hpp"
+#include "transports/rdma/gid_select.hpp"
 
 namespace gpubench::transports::rdma {
 
@@ -81,6 +82,10 @@ port_description describe_port(const fs::path& dir) {
     if (n && !n->empty() && std::find(p.netdevs.begin(), p.netdevs.end(), *n) == p.netdevs.end())
       p.netdevs.push_back(*n);
   }
+  for (const auto& f : sorted_children(dir / "gids")) {
+    auto g = core::read_line(f);
+    if (g && !g->empty() && *g != "0000:0000:0000:0000:0000:0000:0000:0000") p.gids.push_back(*g);
+  }
   return p;
 }
 
@@ -122,6 +127,22 @@ std::string path_label(const std::string& provider, const std::string& node_type
     gen = space == std::string::npos ? inside : inside.substr(space + 1);
   }
   return "InfiniBand" + (gen.empty() ? std::string() : " " + gen) + " (" + provider + ")";
+}
+
+std::string expected_device(const std::vector<device_description>& devices, int port,
+                            const std::string& local_address) {
+  const auto address = gid_of_address(local_address);
+  std::string first_active;
+  for (const auto& d : devices)
+    for (const auto& p : d.ports) {
+      if (p.number != port || p.state != "ACTIVE") continue;
+      if (first_active.empty()) first_active = d.name;
+      if (!address) continue;
+      for (const auto& text : p.gids)
+        if (gid_of_address(text) == address) return d.name;
+    }
+  if (!first_active.empty()) return first_active;
+  return devices.empty() ? std::string() : devices.front().name;
 }
 
 std::vector<device_description> describe_devices(const fs::path& root) {

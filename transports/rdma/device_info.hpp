@@ -22,6 +22,7 @@ struct port_description {
   std::optional<line_rate> rate;
   std::optional<int> lid;
   std::vector<std::string> netdevs;  // Ethernet interfaces behind the port's GIDs
+  std::vector<std::string> gids;     // non-zero GID table entries, as sysfs writes them
 };
 
 struct device_description {
@@ -51,6 +52,13 @@ std::vector<device_description> describe_devices(
     const std::filesystem::path& root = "/sys/class/infiniband");
 
 nlohmann::json to_json(const device_description& d);
+
+// The device an endpoint will pick without --rdma-device (what the case's params name before
+// any connection): the first whose port `port` is active and whose GID table holds
+// `local_address` (the address the control connection leaves from), else the first with the
+// port active, else the first device; empty when there is none.
+std::string expected_device(const std::vector<device_description>& devices, int port,
+                            const std::string& local_address);
 
 // Sets system["rdma_devices"] to every device under `root`, leaving the other keys alone.
 void add_rdma_devices(nlohmann::json& system,

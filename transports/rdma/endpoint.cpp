@@ -1,11 +1,14 @@
 #include "transports/rdma/endpoint.hpp"
 
 #include <arpa/inet.h>
+#include <fcntl.h>
+#include <poll.h>
 
 #include <algorithm>
 #include <cerrno>
 #include <random>
 #include <stdexcept>
+#include <vector>
 
 #include "core/errors.hpp"
 
@@ -31,6 +34,38 @@ int access_for(rdma_op op) {
   return a;
 }
 
+std::string address_note(const std::string& address) {
+  return address.empty() ? std::string("the control connection's local address (unknown)")
+                         : address + ", the control connection's local address";
+}
+
+// The device and port: rdma_cm's, --rdma-device, the one whose GID table holds the control
+// connection's local address (the rail that reaches the peer), or the first active one.
+opened_port choose_port(const endpoint_config& c, qp_connector* cm, std::string& why) {
+  if (cm) {
+    why = "rdma_cm: the device its route to " + cm->peer_name() + " leaves through";
+    return query_port(cm->context(), cm->port());
+  }
+  if (c.device) {
+    why = "--rdma-device";
+    return open_port(c.device, c.port);
+  }
+  if (const auto address = gid_of_address(c.local_address))
+    if (auto found = open_port_holding(*address, c.port)) {
+      why = "its GID table holds " + address_note(c.local_address);
+      return std::move(found->port);
+    }
+  why = "the first device with an active port " + std::to_string(c.port) + ": none holds " +
+        address_note(c.local_address);
+  return open_port(std::nullopt, c.port);
+}
+
+void make_nonblocking(int fd, const std::string& dev) {
+  const int flags = ::fcntl(fd, F_GETFL);
+  if (flags < 0 || ::fcntl(fd, F_SETFL, flags | O_NONBLOCK) < 0)
+    throw_verbs("fcntl O_NONBLOCK on the completion channel", dev, errno);
+}
+
 std::uint32_t random_psn() {
   std::random_device rd;
   return rd() & 0xffffff;
@@ -41,7 +76,7 @@ std::uint32_t random_psn() {
 endpoint::endpoint(const endpoint_config& c, std::unique_ptr<qp_connector> cm)
     : m_config(c),
       m_cm(std::move(cm)),
-      m_port(m_cm ? query_port(m_cm->context(), m_cm->port()) : open_port(c.device, c.port)),
+      m_port(choose_port(c, m_cm.get(), m_device_why)),
       m_sysfs(sysfs_of(m_port.device_name)),
       m_binding(m_sysfs.numa_node) {
   const std::string& dev = m_port.device_name;
@@ -69,9 +104,23 @@ endpoint::endpoint(const endpoint_config& c, std::unique_ptr<qp_connector> cm)
                              "'s maximum of " + std::to_string(m_port.port_attr.max_msg_sz));
 
   // rdma_cm resolves the path, GID included; the control channel path picks the GID here.
+  // Without --gid-index, the GID holding the control connection's local address is the
+  // interface that reaches the peer; else perftest's rule (IPv4, RoCE v2, global).
   if (!m_cm && (m_port.link == link_layer::ethernet || c.gid_index)) {
-    const auto choice =
-        c.gid_index ? check_gid_index(m_port.gids, *c.gid_index) : select_gid(m_port.gids);
+    const auto address = gid_of_address(c.local_address);
+    const int held = address ? index_holding(m_port.gids, *address) : -1;
+    gid_choice choice;
+    if (c.gid_index) {
+      choice = check_gid_index(m_port.gids, *c.gid_index);
+      m_gid_why = "--gid-index";
+    } else if (held >= 0) {
+      choice = {held, ""};
+      m_gid_why = "holds " + address_note(c.local_address);
+    } else {
+      choice = select_gid(m_port.gids);
+      m_gid_why =
+          "no GID holds " + address_note(c.local_address) + ": the first IPv4, RoCE v2, global GID";
+    }
     if (choice.index < 0)
       throw core::skip_case(dev + " port " + std::to_string(c.port) + ": " + choice.why);
     m_gid_index = choice.index;
@@ -85,22 +134,35 @@ endpoint::endpoint(const endpoint_config& c, std::unique_ptr<qp_connector> cm)
                                            : make_host_memory(2 * m_stride);
   m_mr = m_memory->register_region(m_pd.get(), access_for(c.op), dev);
 
+  // Depths within what both the queues and the CQs can hold, after the provider's own
+  // rounding (vmw_pvrdma: powers of two), so every queue asked for is one the device grants.
+  const bool pow2 = rounds_queues_to_pow2(m_sysfs.provider);
   const auto max_wr = static_cast<std::uint32_t>(std::max(da.max_qp_wr, 1));
-  m_tx_depth = send_depth(c.test, c.tx_depth, max_wr);
-  m_rx_depth =
-      c.rx_depth ? std::min(c.rx_depth, max_wr) : recv_depth(c.test, c.op, m_tx_depth, max_wr);
+  const auto max_cqe = static_cast<std::uint32_t>(std::max(da.max_cqe, 1));
+  const std::uint32_t cap =
+      std::min(queue_entries(max_wr, max_wr, pow2), queue_entries(max_cqe, max_cqe, pow2));
+  m_tx_depth = send_depth(c.test, c.tx_depth, cap);
+  m_rx_depth = c.rx_depth ? std::min(c.rx_depth, cap) : recv_depth(c.test, c.op, m_tx_depth, cap);
   // A bandwidth send queue also holds the sync message of a bidirectional sample.
-  m_send_wrs = m_tx_depth + (c.test == test_kind::bandwidth ? sync_send_slots : 0);
-  const int max_cqe = std::max(da.max_cqe, 1);
+  m_send_wrs = std::min(cap, m_tx_depth + (c.test == test_kind::bandwidth ? sync_send_slots : 0));
+
+  if (c.completion == completion_mode::event) {
+    m_channel.reset(ibv_create_comp_channel(ctx));
+    if (!m_channel) throw_verbs("ibv_create_comp_channel", dev, errno);
+    make_nonblocking(m_channel->fd, dev);
+  }
   // A CQ smaller than the WRs that may complete into it overruns (IBV_EVENT_CQ_ERR).
-  m_send_cq.reset(
-      ibv_create_cq(ctx, std::min(static_cast<int>(m_send_wrs), max_cqe), nullptr, nullptr, 0));
+  m_send_cq.reset(ibv_create_cq(ctx, static_cast<int>(queue_entries(m_send_wrs, max_cqe, pow2)),
+                                nullptr, m_channel.get(), 0));
   if (!m_send_cq) throw_verbs("ibv_create_cq (send)", dev, errno);
-  m_recv_cq.reset(
-      ibv_create_cq(ctx, std::min(static_cast<int>(m_rx_depth), max_cqe), nullptr, nullptr, 0));
+  m_recv_cq.reset(ibv_create_cq(ctx, static_cast<int>(queue_entries(m_rx_depth, max_cqe, pow2)),
+                                nullptr, m_channel.get(), 0));
   if (!m_recv_cq) throw_verbs("ibv_create_cq (receive)", dev, errno);
 
-  create_qp(m_memory->host_accessible() ? wanted_inline(c.test, c.op, c.memory, c.inline_size) : 0);
+  // Inline only from memory the CPU can read, and only up to what was asked for.
+  m_want_inline =
+      m_memory->host_accessible() ? wanted_inline(c.test, c.op, c.memory, c.inline_size) : 0;
+  create_qp(m_want_inline, pow2, max_wr);
 
   // rdma_create_qp leaves the QP in INIT already, with rdma_cm's access flags (checked once
   // connected, in attach_peer).
@@ -128,12 +190,19 @@ endpoint::endpoint(const endpoint_config& c, std::unique_ptr<qp_connector> cm)
   m_local.out_reads = outstanding_reads(default_out_reads, da.max_qp_rd_atom, 0);
   if (m_gid_index >= 0) {
     for (const auto& g : m_port.gids)
-      if (g.index == m_gid_index) m_local.gid = g.gid;
+      if (g.index == m_gid_index) {
+        m_local.gid = g.gid;
+        m_local.gid_kind = g.type;
+      }
     m_local.has_gid = true;
   }
 }
 
-void endpoint::create_qp(std::uint32_t want_inline) {
+std::uint32_t endpoint::max_inline() const {
+  return m_memory->host_accessible() ? std::min(m_want_inline, m_max_inline) : 0;
+}
+
+void endpoint::create_qp(std::uint32_t want_inline, bool pow2, std::uint32_t max_wr) {
   const std::string call = m_cm ? "rdma_create_qp (RC)" : "ibv_create_qp (RC)";
   for (;;) {
     ibv_qp_init_attr init{};
@@ -141,8 +210,8 @@ void endpoint::create_qp(std::uint32_t want_inline) {
     init.recv_cq = m_recv_cq.get();
     init.qp_type = IBV_QPT_RC;
     init.sq_sig_all = 0;  // selective signalling
-    init.cap.max_send_wr = m_send_wrs;
-    init.cap.max_recv_wr = m_rx_depth;
+    init.cap.max_send_wr = queue_entries(m_send_wrs, max_wr, pow2);
+    init.cap.max_recv_wr = queue_entries(m_rx_depth, max_wr, pow2);
     init.cap.max_send_sge = 1;
     init.cap.max_recv_sge = 1;
     init.cap.max_inline_data = want_inline;
@@ -171,11 +240,8 @@ void endpoint::connect(const endpoint_info& peer) {
   if (peer.link != m_local.link)
     throw std::runtime_error("the peer's port is " + to_string(peer.link) + ", " + dev + "'s is " +
                              to_string(m_local.link) + ": they cannot connect");
-  if (m_local.has_gid != peer.has_gid)
-    throw std::runtime_error("one side uses a GID (--gid-index) and the other does not");
-  if (m_local.has_gid && family_of(m_local.gid) != family_of(peer.gid))
-    throw std::runtime_error("GID address families differ: local " + format_gid(m_local.gid) +
-                             ", peer " + format_gid(peer.gid) + " (choose --gid-index on both)");
+  if (const auto why = gid_mismatch(m_local, peer); !why.empty())
+    throw std::runtime_error(dev + ": " + why);
   check_peer(peer);
   m_peer = peer;
   m_path_mtu = negotiate_mtu(m_local.mtu, peer.mtu);
@@ -191,7 +257,7 @@ void endpoint::connect(const endpoint_info& peer) {
   a.max_dest_rd_atomic = m_local.out_reads;
   a.min_rnr_timer = 12;
   a.ah_attr.dlid = peer.lid;
-  a.ah_attr.sl = 0;
+  a.ah_attr.sl = m_config.sl;  // --rdma-sl (perftest -S)
   a.ah_attr.src_path_bits = 0;
   a.ah_attr.port_num = static_cast<std::uint8_t>(m_config.port);
   if (peer.has_gid) {
@@ -199,7 +265,7 @@ void endpoint::connect(const endpoint_info& peer) {
     std::copy(peer.gid.begin(), peer.gid.end(), a.ah_attr.grh.dgid.raw);
     a.ah_attr.grh.sgid_index = static_cast<std::uint8_t>(m_gid_index);
     a.ah_attr.grh.hop_limit = 0xff;
-    a.ah_attr.grh.traffic_class = 0;
+    a.ah_attr.grh.traffic_class = m_config.tclass;  // --rdma-tclass (perftest -T)
   }
   if (int rc = ibv_modify_qp(m_qp.get(), &a,
                              IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU | IBV_QP_DEST_QPN |
@@ -262,7 +328,10 @@ void endpoint::attach_peer(const endpoint_info& peer) {
   if (a.ah_attr.is_global) {
     m_gid_index = a.ah_attr.grh.sgid_index;
     for (const auto& g : m_port.gids)
-      if (g.index == m_gid_index) m_local.gid = g.gid;
+      if (g.index == m_gid_index) {
+        m_local.gid = g.gid;
+        m_local.gid_kind = g.type;
+      }
     m_local.has_gid = true;
   }
 }
@@ -294,8 +363,10 @@ void endpoint::post(rdma_op op, std::uint64_t size, std::uint64_t wr_id, bool si
       wr.wr.rdma.rkey = m_peer.rkey;
       break;
   }
-  // Inline copies the payload at post time: small messages skip the DMA read of it.
-  if (op != rdma_op::read && size <= m_max_inline) wr.send_flags |= IBV_SEND_INLINE;
+  // Inline copies the payload at post time: small messages skip the DMA read of it. Only
+  // from host memory (the CPU would copy a device pointer) and only up to what was asked.
+  if (use_inline(op, size, m_want_inline, m_max_inline, m_memory->host_accessible()))
+    wr.send_flags |= IBV_SEND_INLINE;
   ibv_send_wr* bad = nullptr;
   if (int rc = ibv_post_send(m_qp.get(), &wr, &bad); rc != 0)
     throw_verbs("ibv_post_send (" + to_string(op) + ", " + std::to_string(size) + " B)",
@@ -327,6 +398,51 @@ void endpoint::post_recv(std::uint64_t wr_id) {
   ibv_recv_wr* bad = nullptr;
   if (int rc = ibv_post_recv(m_qp.get(), &wr, &bad); rc != 0)
     throw_verbs("ibv_post_recv", m_port.device_name, rc);
+}
+
+void endpoint::post_recvs(std::span<const std::uint64_t> wr_ids) {
+  if (wr_ids.empty()) return;
+  std::vector<ibv_sge> sges(wr_ids.size());
+  std::vector<ibv_recv_wr> wrs(wr_ids.size());
+  for (std::size_t i = 0; i < wr_ids.size(); ++i) {
+    sges[i].addr = reinterpret_cast<std::uint64_t>(target());
+    sges[i].length = static_cast<std::uint32_t>(m_config.max_size);
+    sges[i].lkey = m_mr->lkey;
+    wrs[i].wr_id = wr_ids[i];
+    wrs[i].sg_list = &sges[i];
+    wrs[i].num_sge = 1;
+    wrs[i].next = i + 1 < wrs.size() ? &wrs[i + 1] : nullptr;
+  }
+  ibv_recv_wr* bad = nullptr;
+  if (int rc = ibv_post_recv(m_qp.get(), wrs.data(), &bad); rc != 0)
+    throw_verbs("ibv_post_recv (" + std::to_string(wr_ids.size()) + " chained, work request " +
+                    std::to_string(bad ? bad->wr_id : 0) + " refused)",
+                m_port.device_name, rc);
+}
+
+bool endpoint::idle(std::chrono::milliseconds slice, int extra_fd) {
+  if (!m_channel) return false;
+  const std::string& dev = m_port.device_name;
+  if (!m_armed) {
+    for (ibv_cq* cq : {m_send_cq.get(), m_recv_cq.get()})
+      if (int rc = ibv_req_notify_cq(cq, 0); rc != 0) throw_verbs("ibv_req_notify_cq", dev, rc);
+    m_armed = true;
+    return false;  // poll once more: a completion before the arming raised no event
+  }
+  pollfd fds[2] = {{m_channel->fd, POLLIN, 0}, {extra_fd, POLLIN, 0}};
+  const int n = ::poll(fds, extra_fd >= 0 ? 2 : 1, static_cast<int>(slice.count()));
+  if (n < 0 && errno != EINTR) throw_verbs("poll on the completion channel", dev, errno);
+  if (n > 0 && (fds[0].revents & POLLIN) != 0) {
+    ibv_cq* cq = nullptr;
+    void* cq_context = nullptr;
+    // The channel is non-blocking: take every pending event, acknowledging each (a CQ with
+    // unacknowledged events cannot be destroyed).
+    while (ibv_get_cq_event(m_channel.get(), &cq, &cq_context) == 0) {
+      ibv_ack_cq_events(cq, 1);
+      m_armed = false;
+    }
+  }
+  return true;
 }
 
 int endpoint::poll(ibv_cq* cq, std::span<ibv_wc> out, const char* which) {

@@ -34,6 +34,12 @@ struct endpoint_config {
   int port = 1;
   std::optional<int> gid_index;
   int gpu = 0;
+  completion_mode completion = completion_mode::poll;
+  std::uint8_t tclass = 0;  // GRH traffic class of the address handle
+  std::uint8_t sl = 0;      // service level of the address handle
+  // The control connection's local address: without --rdma-device / --gid-index, the device
+  // and GID that hold it are chosen (the rail that reaches the peer). Empty: not known.
+  std::string local_address;
 };
 
 class endpoint {
@@ -62,7 +68,9 @@ class endpoint {
   bool host_memory() const { return m_memory->host_accessible(); }
   std::uint32_t tx_depth() const { return m_tx_depth; }
   std::uint32_t rx_depth() const { return m_rx_depth; }
-  std::uint32_t max_inline() const { return m_max_inline; }
+  // The inline size posts use: what was asked for, within what the provider granted; 0
+  // with GPU memory.
+  std::uint32_t max_inline() const;
 
   // One work request of `op` for `size` bytes: send from source(), write from source() to
   // the peer's target, read from the peer's target into target().
@@ -72,6 +80,15 @@ class endpoint {
   void post_sync(std::uint32_t tag, std::uint64_t wr_id);
   // A receive of up to max_size bytes into target().
   void post_recv(std::uint64_t wr_id);
+  // One receive per id, posted as one chained list (one ibv_post_recv call).
+  void post_recvs(std::span<const std::uint64_t> wr_ids);
+
+  // Called after a poll found nothing. Polling mode: returns false at once (the caller spins).
+  // Event mode: the first call arms both CQs and returns false, so the caller polls once more
+  // (a completion that came before the arming raised no event); the next sleeps on the
+  // completion channel, and on `extra_fd` when given, at most `slice`, and returns true.
+  bool idle(std::chrono::milliseconds slice, int extra_fd = -1);
+  completion_mode completion() const { return m_config.completion; }
 
   // Polls up to out.size() completions; 0 when none. Throws on a failed poll or any
   // completion whose status is not success (naming op, status and vendor error).
@@ -87,23 +104,28 @@ class endpoint {
   int poll(ibv_cq* cq, std::span<ibv_wc> out, const char* which);
 
   void check_peer(const endpoint_info& peer) const;
-  void create_qp(std::uint32_t want_inline);
+  void create_qp(std::uint32_t want_inline, bool pow2, std::uint32_t max_wr);
 
   endpoint_config m_config;
   std::unique_ptr<qp_connector> m_cm;  // rdma_cm's ids and device context: destroyed last
+  std::string m_device_why;            // how the device was chosen, for describe()
   opened_port m_port;                  // owns the device context without rdma_cm
   device_description m_sysfs;
   numa_binding m_binding;  // before the memory, so its pages are placed on the node
   pd_ptr m_pd;
   std::unique_ptr<rdma_memory> m_memory;
   mr_ptr m_mr;
+  channel_ptr m_channel;  // event mode only; outlives the CQs attached to it
+  bool m_armed = false;   // both CQs asked for an event since the last one arrived
   cq_ptr m_send_cq;
   cq_ptr m_recv_cq;
   std::unique_ptr<ibv_qp, qp_release> m_qp;  // destroyed first
   std::size_t m_stride = 0;
   std::uint32_t m_tx_depth = 0, m_rx_depth = 0, m_max_inline = 0;
-  std::uint32_t m_send_wrs = 0;  // the window plus the sync slot of bandwidth tests
+  std::uint32_t m_want_inline = 0;  // what was asked for: posts inline at most this much
+  std::uint32_t m_send_wrs = 0;     // the window plus the sync slot of bandwidth tests
   int m_gid_index = -1;
+  std::string m_gid_why;  // how the GID was chosen, for describe()
   int m_path_mtu = 0;
   std::uint8_t m_init_reads = 1;
   endpoint_info m_local, m_peer;

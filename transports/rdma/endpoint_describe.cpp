@@ -19,6 +19,7 @@ nlohmann::json endpoint::describe() const {
   for (const auto& p : m_sysfs.ports)
     if (p.number == m_config.port) rate_text = p.rate_text;
   j["device"] = m_port.device_name;
+  j["device_choice"] = m_device_why;
   j["port"] = m_config.port;
   j["provider"] = m_sysfs.provider;
   j["path"] = path_label(m_sysfs.provider, m_sysfs.node_type, ll, rate_text);
@@ -32,6 +33,7 @@ nlohmann::json endpoint::describe() const {
   if (const auto mtu = mtu_bytes(m_path_mtu)) j["mtu"] = *mtu;
   if (m_gid_index >= 0) {
     j["gid_index"] = m_gid_index;
+    if (!m_gid_why.empty()) j["gid_choice"] = m_gid_why;
     j["gid"] = format_gid(m_local.gid);
     for (const auto& g : m_port.gids)
       if (g.index == m_gid_index) j["gid_type"] = to_string(g.type);
@@ -40,13 +42,19 @@ nlohmann::json endpoint::describe() const {
   }
   j["memory"] = m_memory->describe();
   j["tx_depth"] = m_tx_depth;
-  j["inline"] = m_max_inline;
+  j["inline"] = max_inline();          // what posts use
+  j["inline_granted"] = m_max_inline;  // what the provider granted the QP
+  j["completion"] = to_string(m_config.completion) == "event"
+                        ? "event (completion channel, ibv_req_notify_cq)"
+                        : "poll (busy-polling the CQ)";
   j["outstanding_reads"] = m_init_reads;
   if (m_cm) {
     j.update(m_cm->describe());
     j["qp_attributes"] = m_cm_qp;  // as rdma_cm set them, read back
   } else {
     j["connection"] = "control channel exchange";
+    j["traffic_class"] = m_config.tclass;
+    j["service_level"] = m_config.sl;
   }
   return j;
 }

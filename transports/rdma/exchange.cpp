@@ -66,6 +66,7 @@ std::vector<std::byte> encode(const endpoint_info& e) {
   w.u64(e.length);
   w.u8(e.has_gid ? 1 : 0);
   w.bytes(e.gid);
+  w.u8(static_cast<std::uint8_t>(e.gid_kind));
   w.u8(e.mtu);
   w.u8(e.out_reads);
   w.u8(static_cast<std::uint8_t>(e.link));
@@ -83,6 +84,7 @@ endpoint_info decode_endpoint_info(std::span<const std::byte> in, peer_addressin
   e.length = r.u64();
   const auto has_gid = r.u8();
   e.gid = r.bytes<16>();
+  e.gid_kind = enum_in<gid_type>(r, 0, 2, "GID type");
   e.mtu = r.u8();
   e.out_reads = r.u8();
   e.link = enum_in<link_layer>(r, 1, 2, "link layer");
@@ -96,6 +98,10 @@ endpoint_info decode_endpoint_info(std::span<const std::byte> in, peer_addressin
     zero_gid = zero_gid && b == 0;
   if (e.has_gid && zero_gid) r.fail("GID flagged present but all zero");
   const bool exchanged = addressing == peer_addressing::exchanged;
+  if (e.link == link_layer::infiniband && e.gid_kind != gid_type::ib)
+    r.fail("InfiniBand endpoint with a RoCE GID type");
+  if (e.link == link_layer::ethernet && e.has_gid && e.gid_kind == gid_type::ib)
+    r.fail("RoCE (Ethernet link layer) endpoint with an InfiniBand GID type");
   if (exchanged && e.link == link_layer::ethernet && !e.has_gid)
     r.fail("RoCE (Ethernet link layer) endpoint without a GID");
   if (exchanged && e.link == link_layer::infiniband && !e.has_gid &&

@@ -15,7 +15,8 @@
 namespace gpubench::transports::rdma {
 
 inline constexpr std::uint32_t wire_magic = 0x47425244;  // "GBRD"
-inline constexpr std::uint8_t wire_version = 1;
+// 2: the endpoint message carries the GID type.
+inline constexpr std::uint8_t wire_version = 2;
 // No message of this protocol is longer; anything longer is refused before decoding.
 inline constexpr std::size_t max_message_bytes = 1024;
 // Largest message one work request may carry (the verbs limit is 2^31 bytes).
@@ -25,6 +26,9 @@ enum class rdma_op : std::uint8_t { send = 1, write = 2, read = 3 };
 enum class memory_kind : std::uint8_t { host = 1, cuda = 2 };
 enum class test_kind : std::uint8_t { latency = 1, bandwidth = 2 };
 enum class link_layer : std::uint8_t { infiniband = 1, ethernet = 2 };
+// The type of a GID table entry: an InfiniBand GID, or RoCE v1 / v2 (which cannot talk to
+// each other: a mismatch ends in retry-exceeded, so it is exchanged and refused by name).
+enum class gid_type : std::uint8_t { ib = 0, roce_v1 = 1, roce_v2 = 2 };
 
 std::string to_string(rdma_op op);
 std::string to_string(memory_kind m);
@@ -43,8 +47,9 @@ struct endpoint_info {
   std::uint64_t length = 0;  // its length in bytes
   bool has_gid = false;
   gid_bytes gid{};
-  std::uint8_t mtu = 0;        // enum ibv_mtu: 1 (256 B) .. 5 (4096 B)
-  std::uint8_t out_reads = 0;  // outstanding RDMA reads this side accepts and issues
+  gid_type gid_kind = gid_type::ib;  // the type of `gid` (meaningful with has_gid)
+  std::uint8_t mtu = 0;              // enum ibv_mtu: 1 (256 B) .. 5 (4096 B)
+  std::uint8_t out_reads = 0;        // outstanding RDMA reads this side accepts and issues
   link_layer link = link_layer::infiniband;
 };
 

@@ -1,5 +1,9 @@
 #include "transports/rdma/gid_select.hpp"
 
+#include <arpa/inet.h>
+
+#include <cstring>
+
 #include <fmt/format.h>
 
 namespace gpubench::transports::rdma {
@@ -61,6 +65,51 @@ gid_choice select_gid(const std::vector<gid_entry>& table, gid_family wanted) {
             "the port's GID table has no non-zero entry (no IP address on its "
             "network interface?)"};
   return {best, ""};
+}
+
+std::string gid_mismatch(const endpoint_info& local, const endpoint_info& peer) {
+  if (local.has_gid != peer.has_gid)
+    return "one side uses a GID (--gid-index) and the other does not";
+  if (!local.has_gid) return {};
+  if (local.gid_kind != peer.gid_kind)
+    return "GID types differ: local " + format_gid(local.gid) + " is " + to_string(local.gid_kind) +
+           ", the peer's " + format_gid(peer.gid) + " is " + to_string(peer.gid_kind) +
+           ": they cannot connect (choose GIDs of one type with --gid-index and "
+           "--peer-gid-index)";
+  if (family_of(local.gid) != family_of(peer.gid))
+    return "GID address families differ: local " + format_gid(local.gid) + ", peer " +
+           format_gid(peer.gid) + " (choose --gid-index on both)";
+  return {};
+}
+
+std::optional<gid_bytes> gid_of_address(const std::string& address) {
+  gid_bytes g{};
+  in_addr v4{};
+  if (inet_pton(AF_INET, address.c_str(), &v4) == 1) {
+    g[10] = g[11] = 0xff;
+    std::memcpy(g.data() + 12, &v4, 4);  // network byte order, as the GID holds it
+    return g;
+  }
+  in6_addr v6{};
+  if (inet_pton(AF_INET6, address.c_str(), &v6) == 1) {
+    std::memcpy(g.data(), &v6, 16);
+    return g;
+  }
+  return std::nullopt;
+}
+
+int index_holding(const std::vector<gid_entry>& table, const gid_bytes& address) {
+  int best = -1;
+  bool best_v2 = false;
+  for (const auto& e : table) {
+    if (e.gid != address || is_zero(e.gid)) continue;
+    const bool v2 = e.type == gid_type::roce_v2;
+    if (best < 0 || (v2 && !best_v2) || (v2 == best_v2 && e.index < best)) {
+      best = e.index;
+      best_v2 = v2;
+    }
+  }
+  return best;
 }
 
 gid_choice check_gid_index(const std::vector<gid_entry>& table, int index) {

@@ -10,7 +10,6 @@
 
 namespace gpubench::transports::rdma {
 
-enum class gid_type : std::uint8_t { ib, roce_v1, roce_v2 };
 enum class gid_family : std::uint8_t { ipv4, ipv6 };
 
 struct gid_entry {
@@ -37,6 +36,17 @@ struct gid_choice {
 // the wanted address family, then RoCE v2 over v1, then a global over a link-local address;
 // ties go to the lowest index. `wanted` defaults to IPv4, the usual RoCE v2 deployment.
 gid_choice select_gid(const std::vector<gid_entry>& table, gid_family wanted = gid_family::ipv4);
+
+// Why two endpoints' GIDs cannot connect (RoCE v1 against v2, or a GID on one side only), or
+// empty when they can. Names both types and what to do.
+std::string gid_mismatch(const endpoint_info& local, const endpoint_info& peer);
+
+// The GID form of a numeric IP address ("198.18.0.1" -> ::ffff:198.18.0.1, or an IPv6
+// address as is); nothing when the text is not one.
+std::optional<gid_bytes> gid_of_address(const std::string& address);
+// The entry whose GID is `address` (RoCE GIDs are the interface's IP addresses), RoCE v2
+// before v1, then the lowest index; -1 when none holds it.
+int index_holding(const std::vector<gid_entry>& table, const gid_bytes& address);
 
 // With --gid-index: the entry must exist and not be zero.
 gid_choice check_gid_index(const std::vector<gid_entry>& table, int index);

@@ -1,6 +1,7 @@
 #include "transports/rdma/params.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <sstream>
 
 #include "core/errors.hpp"
@@ -80,11 +81,34 @@ rdma_options parse_rdma_options(const core::run_context& ctx) {
   o.gpu = static_cast<int>(bounded(ctx, "rdma-gpu", 0, 1023, 0));
   o.peer_gpu = static_cast<int>(bounded(ctx, "peer-rdma-gpu", 0, 1023, 0));
   if (auto v = ctx.option("rdma-cm")) o.rdma_cm = parse_rdma_cm(*v);
+  if (auto v = ctx.option("rdma-completion")) o.completion = parse_completion(*v);
+  o.tclass = static_cast<std::uint8_t>(bounded(ctx, "rdma-tclass", 0, 255, 0));
+  o.sl = static_cast<std::uint8_t>(bounded(ctx, "rdma-sl", 0, 15, 0));
+  if (o.rdma_cm && (o.tclass != 0 || o.sl != 0))
+    throw core::usage_error(
+        "--rdma-tclass and --rdma-sl apply to the address handle of --rdma-cm off; with "
+        "--rdma-cm on rdma_cm builds the path (set the type of service there, e.g. with "
+        "cma_roce_tos)");
   if (o.rdma_cm && (o.gid_index || o.peer_gid_index))
     throw core::usage_error(
         "--gid-index does not apply with --rdma-cm on: rdma_cm uses the GID "
         "of the peer's IP address");
   return o;
+}
+
+std::string to_string(completion_mode m) {
+  return m == completion_mode::event ? "event" : "poll";
+}
+
+completion_mode parse_completion(const std::string& text) {
+  if (text == "poll") return completion_mode::poll;
+  if (text == "event") return completion_mode::event;
+  throw core::usage_error("--rdma-completion: '" + text + "' is not poll or event");
+}
+
+bool use_inline(rdma_op op, std::uint64_t size, std::uint32_t wanted, std::uint32_t granted,
+                bool host_memory) {
+  return op != rdma_op::read && host_memory && size <= std::min(wanted, granted);
 }
 
 std::uint32_t wanted_inline(test_kind test, rdma_op op, memory_kind memory,
@@ -140,8 +164,27 @@ std::uint32_t recv_depth(test_kind test, rdma_op op, std::uint32_t tx_depth,
   const std::uint32_t cap = std::max<std::uint32_t>(device_max_wr, 1);
   // Send bandwidth: a receive for every message of the peer's window, plus its sync messages.
   if (test == test_kind::bandwidth && op == rdma_op::send)
-    return std::clamp<std::uint32_t>(tx_depth + 2, 1, cap);
+    return std::clamp<std::uint32_t>(std::max(min_bw_recv_depth, 2 * tx_depth), 1, cap);
   return std::min<std::uint32_t>(16, cap);
+}
+
+std::uint32_t queue_entries(std::uint32_t want, std::uint32_t device_max, bool pow2_provider) {
+  const std::uint32_t cap = std::max<std::uint32_t>(device_max, 1);
+  const std::uint32_t w = std::max<std::uint32_t>(want, 1);
+  if (!pow2_provider) return std::min(w, cap);
+  const std::uint32_t floor_cap = std::bit_floor(cap);
+  if (w > floor_cap) return floor_cap;
+  return std::bit_ceil(w);
+}
+
+bool rounds_queues_to_pow2(const std::string& provider) {
+  return provider == "vmw_pvrdma";
+}
+
+std::uint64_t receives_outstanding(std::uint64_t received, std::uint64_t per_sample) {
+  if (per_sample == 0) return 0;
+  const std::uint64_t rest = received % per_sample;
+  return rest == 0 ? 0 : per_sample - rest;
 }
 
 std::uint32_t signal_interval(std::uint32_t cq_mod, std::uint32_t tx_depth) {

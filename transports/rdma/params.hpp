@@ -22,9 +22,18 @@ inline constexpr std::uint32_t default_inline_send = 236;
 inline constexpr std::uint32_t default_out_reads = 16;
 // perftest's bandwidth iterations: work requests in one bandwidth sample.
 inline constexpr std::uint32_t default_bw_iterations = 5000;
+// Receives kept posted for send bandwidth: at least this many (RNR NAKs cost 0.64 ms each at
+// min_rnr_timer 12, so the receive queue must never run dry while the sender's window is full).
+inline constexpr std::uint32_t min_bw_recv_depth = 512;
 // Send-queue slots beyond the window, for the zero-byte messages that start and end the
 // peer's half of a bidirectional sample.
 inline constexpr std::uint32_t sync_send_slots = 1;
+
+// How a side waits for completions: busy-polling the CQ (perftest's default), or sleeping on
+// a completion channel until the CQ signals one (perftest -e).
+enum class completion_mode { poll, event };
+std::string to_string(completion_mode m);
+completion_mode parse_completion(const std::string& text);  // "poll" | "event", else usage_error
 
 // Which ways a bandwidth case moves data: the operation's own direction (perftest's
 // default), both at once (perftest -b), or one case of each.
@@ -44,16 +53,20 @@ struct rdma_options {
   std::uint32_t tx_depth = default_tx_depth;
   std::uint32_t cq_mod = default_cq_mod;
   std::optional<std::uint32_t> inline_size;  // --rdma-inline; default per test and operation
-  std::uint32_t iterations = default_bw_iterations;  // --rdma-iters
-  bw_directions directions = bw_directions::both;    // --rdma-direction
-  int gpu = 0;                                       // --rdma-gpu (with --rdma-memory cuda)
-  int peer_gpu = 0;                                  // --peer-rdma-gpu
-  bool rdma_cm = false;                              // --rdma-cm on|off
+  std::uint32_t iterations = default_bw_iterations;    // --rdma-iters
+  bw_directions directions = bw_directions::both;      // --rdma-direction
+  int gpu = 0;                                         // --rdma-gpu (with --rdma-memory cuda)
+  int peer_gpu = 0;                                    // --peer-rdma-gpu
+  bool rdma_cm = false;                                // --rdma-cm on|off
+  completion_mode completion = completion_mode::poll;  // --rdma-completion
+  std::uint8_t tclass = 0;                             // --rdma-tclass (perftest -T)
+  std::uint8_t sl = 0;                                 // --rdma-sl (perftest -S)
 };
 
 // Reads --rdma-op (send,write,read | all), --rdma-memory, --rdma-device, --rdma-port,
 // --gid-index, their --peer-* forms, --tx-depth, --cq-mod, --rdma-inline, --rdma-iters,
-// --rdma-direction, --rdma-gpu / --peer-rdma-gpu and --rdma-cm.
+// --rdma-direction, --rdma-gpu / --peer-rdma-gpu, --rdma-cm, --rdma-completion, --rdma-tclass
+// and --rdma-sl.
 rdma_options parse_rdma_options(const core::run_context& ctx);
 std::vector<rdma_op> parse_ops(const std::string& text);
 memory_kind parse_memory(const std::string& text);
@@ -66,6 +79,13 @@ std::uint32_t wanted_inline(test_kind test, rdma_op op, memory_kind memory,
 // The directions of a bandwidth case of `op`, as the result's "direction" param (seen from the
 // client, like TCP's): send and write move data to the peer, read pulls it from the peer.
 std::vector<std::string> bandwidth_directions(rdma_op op, bw_directions d);
+// Whether a work request of `size` bytes is posted with IBV_SEND_INLINE: never for reads,
+// never from memory the CPU cannot read (GPU memory: the provider would memcpy a device
+// pointer), and only up to the smaller of what was asked for and what the provider granted
+// (providers may grant more than asked; perftest inlines only up to what was asked).
+bool use_inline(rdma_op op, std::uint64_t size, std::uint32_t wanted, std::uint32_t granted,
+                bool host_memory);
+
 // The one-way direction of `op`: "to_peer" (send, write) or "from_peer" (read).
 std::string uni_direction(rdma_op op);
 
@@ -79,10 +99,24 @@ std::uint64_t bandwidth_iterations(std::uint64_t bytes, std::uint32_t requested,
 // Depth of the send queue: 1 for latency (ping-pong), else the requested window clamped to
 // the device's max_qp_wr less the sync slots.
 std::uint32_t send_depth(test_kind test, std::uint32_t requested, std::uint32_t device_max_wr);
-// Receives kept posted: the send window for send bandwidth, a few for ping-pong (one per
-// outstanding message plus control), clamped to the device.
+// Receives kept posted: max(512, 2 x the send window) for send bandwidth, a few for
+// ping-pong (one per outstanding message plus control), clamped to the device.
 std::uint32_t recv_depth(test_kind test, rdma_op op, std::uint32_t tx_depth,
                          std::uint32_t device_max_wr);
+// The entries to ask a queue (CQ, send or receive queue) for, so that it holds `want`: the
+// device's maximum bounds it. vmw_pvrdma rounds every queue size up to a power of two, so for
+// it the size is rounded first and then clamped to the largest power of two within the
+// maximum (clamping first lets the rounding push it over: ENOMEM/EINVAL at create time).
+// The depth used is min(want, the result).
+std::uint32_t queue_entries(std::uint32_t want, std::uint32_t device_max, bool pow2_provider);
+// Providers that round queue sizes up to a power of two.
+bool rounds_queues_to_pow2(const std::string& provider);
+
+// Send-bandwidth receiver: receives still to drain after the stop, so that completions late
+// in arriving are counted in their own point. Every sample moves `per_sample` messages and
+// every one was acknowledged before the stop, so the total is a multiple of it.
+std::uint64_t receives_outstanding(std::uint64_t received, std::uint64_t per_sample);
+
 // One signalled WR in every `cq_mod`, never more than the window (else the send queue fills
 // before any completion frees it).
 std::uint32_t signal_interval(std::uint32_t cq_mod, std::uint32_t tx_depth);

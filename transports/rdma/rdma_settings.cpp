@@ -75,6 +75,9 @@ nlohmann::json to_params(const rdma_settings& s) {
   j["cq_mod"] = s.cq_mod;
   if (s.inline_size) j["inline"] = *s.inline_size;
   if (s.rdma_cm) j["rdma_cm"] = true;
+  j["completion"] = to_string(s.completion);
+  j["tclass"] = s.tclass;
+  j["sl"] = s.sl;
   put_side(j, s.client, client_keys);
   put_side(j, s.server, server_keys);
   return j;
@@ -109,6 +112,13 @@ rdma_settings settings_from(const nlohmann::json& p) {
       if (!p.at("rdma_cm").is_boolean()) bad("rdma_cm is not a boolean");
       s.rdma_cm = p.at("rdma_cm").get<bool>();
     }
+    if (p.contains("completion")) {
+      const auto c = text(p, "completion");
+      if (c != "poll" && c != "event") bad("completion '" + c + "'");
+      s.completion = c == "event" ? completion_mode::event : completion_mode::poll;
+    }
+    if (p.contains("tclass")) s.tclass = static_cast<std::uint8_t>(integer(p, "tclass", 0, 255));
+    if (p.contains("sl")) s.sl = static_cast<std::uint8_t>(integer(p, "sl", 0, 15));
     s.client = side(p, client_keys);
     s.server = side(p, server_keys);
     return s;

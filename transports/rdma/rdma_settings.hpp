@@ -30,8 +30,11 @@ struct rdma_settings {
   std::uint32_t cq_mod = default_cq_mod;
   std::optional<std::uint32_t> inline_size;
   bool rdma_cm = false;  // connect the QPs through rdma_cm (--rdma-cm on)
-  side_settings client;  // params device, port, gid_index, gpu
-  side_settings server;  // params peer_device, peer_port, peer_gid_index, peer_gpu
+  completion_mode completion = completion_mode::poll;  // both sides wait alike
+  std::uint8_t tclass = 0;  // GRH traffic class of both sides' address handles
+  std::uint8_t sl = 0;      // service level of both sides' address handles
+  side_settings client;     // params device, port, gid_index, gpu
+  side_settings server;     // params peer_device, peer_port, peer_gid_index, peer_gpu
 };
 
 // The params object the client sends: the case's params (device, op, memory, ...) plus the

@@ -12,6 +12,14 @@ bool spin_deadline::expired() {
   return std::chrono::steady_clock::now() > m_end;
 }
 
+bool spin_deadline::expired_now() const {
+  return std::chrono::steady_clock::now() > m_end;
+}
+
+bool idle_expired(endpoint& ep, spin_deadline& deadline) {
+  return ep.idle(event_slice) ? deadline.expired_now() : deadline.expired();
+}
+
 namespace {
 
 ibv_wc wait_one(endpoint& ep, bool send_queue, const std::string& what,
@@ -21,7 +29,7 @@ ibv_wc wait_one(endpoint& ep, bool send_queue, const std::string& what,
   for (;;) {
     const int n = send_queue ? ep.poll_send({&wc, 1}) : ep.poll_recv({&wc, 1});
     if (n == 1) return wc;
-    if (deadline.expired())
+    if (idle_expired(ep, deadline))
       throw std::runtime_error(what + ": no " + (send_queue ? "send" : "receive") +
                                " completion within " + std::to_string(timeout.count()) +
                                " ms (peer gone, or the queue pair stalled)");

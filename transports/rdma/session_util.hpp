@@ -15,11 +15,21 @@ class spin_deadline {
  public:
   explicit spin_deadline(std::chrono::milliseconds timeout);
   bool expired();
+  // Reads the clock now: after a wait that slept.
+  bool expired_now() const;
 
  private:
   std::chrono::steady_clock::time_point m_end;
   std::uint32_t m_calls = 0;
 };
+
+// How long one sleep on the completion channel lasts at most (event mode): bounds how late a
+// timeout or a stop is noticed, not how late a completion is.
+inline constexpr std::chrono::milliseconds event_slice{100};
+
+// After a poll that found nothing: lets the endpoint sleep on its completion channel (event
+// mode) or returns at once (polling), then says whether `deadline` has passed.
+bool idle_expired(endpoint& ep, spin_deadline& deadline);
 
 // One completion from the send or receive queue within `timeout`; throws naming `what`.
 ibv_wc wait_send(endpoint& ep, const std::string& what, std::chrono::milliseconds timeout);

@@ -27,6 +27,7 @@ using pd_ptr = std::unique_ptr<ibv_pd, verbs_deleter<ibv_dealloc_pd>>;
 using cq_ptr = std::unique_ptr<ibv_cq, verbs_deleter<ibv_destroy_cq>>;
 using qp_ptr = std::unique_ptr<ibv_qp, verbs_deleter<ibv_destroy_qp>>;
 using mr_ptr = std::unique_ptr<ibv_mr, verbs_deleter<ibv_dereg_mr>>;
+using channel_ptr = std::unique_ptr<ibv_comp_channel, verbs_deleter<ibv_destroy_comp_channel>>;
 
 // The device list of ibv_get_device_list, freed on destruction.
 class device_list {
@@ -65,6 +66,14 @@ struct opened_port {
 // Opens `name`, or the first device whose port `port` is active. Throws std::runtime_error
 // (or core::skip_case when no device exists) with the reason.
 opened_port open_port(const std::optional<std::string>& name, int port);
+// The first device whose port `port` is active and whose GID table holds `address` (a RoCE
+// GID is an IP address of the port's interface), with that GID's index; nothing when none
+// does (InfiniBand, loopback addresses, or an interface without RDMA).
+struct port_at_address {
+  opened_port port;
+  int gid_index = -1;
+};
+std::optional<port_at_address> open_port_holding(const gid_bytes& address, int port);
 // Queries a context someone else opened (rdma_cm's): limits, port, GIDs. The port must be
 // active.
 opened_port query_port(ibv_context* ctx, int port);

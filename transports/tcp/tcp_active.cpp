@@ -37,6 +37,10 @@ class tcp_active final : public active_endpoint {
                         {"local_address", m_local},
                         {"streams", m_fds.size()},
                         {"nodelay", true}};
+    // How this side waits for data, the counterpart of RDMA's poll | event: CPU cost is only
+    // comparable between like modes. Bandwidth always blocks in poll(); latency spins with
+    // --busy-poll on.
+    j["completion_mode"] = m_settings.busy_poll ? "busy-poll" : "blocking";
     if (m_settings.busy_poll)
       j["busy_poll"] = m_kernel_busy_poll ? "spinning reads, SO_BUSY_POLL 50 us"
                                           : "spinning reads (the kernel refused SO_BUSY_POLL)";
