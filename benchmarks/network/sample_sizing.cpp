@@ -33,9 +33,9 @@ std::uint64_t sample_messages(const sample_target& target, std::uint64_t bytes,
                                 " messages/s is not a positive number");
   const std::uint64_t by_time = count_for(target.seconds, messages_per_second, true);
   const std::uint64_t cap = count_for(target.max_seconds, messages_per_second, false);
-  const std::uint64_t floor =
+  const std::uint64_t floor_count =
       std::max(target.floor_messages, (target.floor_bytes + bytes - 1) / bytes);
-  return std::max({std::uint64_t{1}, by_time, std::min(floor, cap)});
+  return std::max({std::uint64_t{1}, by_time, std::min(floor_count, cap)});
 }
 
 sample_calibration::sample_calibration(const sample_target& target, std::uint64_t bytes)

@@ -1,6 +1,7 @@
 #include "benchmarks/network/sample_sizing.hpp"
 
 #include <algorithm>
+#include <limits>
 #include <stdexcept>
 
 #include <gtest/gtest.h>
@@ -50,8 +51,8 @@ TEST(SampleSizing, FastLinkLargeMessagesPerftestFloorUpToTheCap) {
   const double rate = 12.5e9 / MiB;
   const auto n = net::sample_messages(t, MiB, rate);
   EXPECT_EQ(n, 1192u);
-  EXPECT_GE(n / rate, 0.05);
-  EXPECT_LE(n / rate, 0.1);
+  EXPECT_GE(static_cast<double>(n) / rate, 0.05);
+  EXPECT_LE(static_cast<double>(n) / rate, 0.1);
   // Without a floor: the 50 ms of the target.
   EXPECT_EQ(net::sample_messages({}, MiB, rate), 597u);
 }
@@ -73,8 +74,8 @@ TEST(SampleSizing, SoftRoceAt80MBpsGivesItsSamplesWithinTheTimeout) {
   const double rate = 80e6 / MiB;
   const auto n = net::sample_messages(t, MiB, rate);
   EXPECT_EQ(n, 7u);
-  EXPECT_LE(5 * n / rate, 0.5);  // five samples in well under the 2 s timeout
-  EXPECT_GE(n / rate, 0.05);
+  EXPECT_LE(5 * static_cast<double>(n) / rate, 0.5);  // five samples in well under the 2 s timeout
+  EXPECT_GE(static_cast<double>(n) / rate, 0.05);
   // 8 MiB messages at 80 MB/s: one message is 105 ms, a sample is never empty.
   EXPECT_EQ(net::sample_messages(t, 8 * MiB, 80e6 / (8 * MiB)), 1u);
 }
@@ -93,7 +94,8 @@ TEST(SampleSizing, TcpSampleOutgrowsTheSocketBuffers) {
 TEST(SampleSizing, BadInputIsRefused) {
   EXPECT_THROW(net::sample_messages({}, 0, 1e3), std::invalid_argument);
   EXPECT_THROW(net::sample_messages({}, 64, 0), std::invalid_argument);
-  EXPECT_THROW(net::sample_messages({}, 64, 1.0 / 0.0), std::invalid_argument);
+  EXPECT_THROW(net::sample_messages({}, 64, std::numeric_limits<double>::infinity()),
+               std::invalid_argument);
   net::sample_calibration cal({}, 64);
   EXPECT_THROW(cal.messages(), std::logic_error);
   EXPECT_THROW(cal.add(-1), std::invalid_argument);
