@@ -52,7 +52,9 @@ bool sample_calibration::add(double seconds) {
   seconds = std::max(seconds, min_probe_seconds);
   ++m_probes;
   m_rate = static_cast<double>(m_probe) / seconds;
-  if (seconds >= m_target.seconds / 4 || m_probes >= max_probes) {
+  // At least two probes: one stall of a loaded host in the first would otherwise size every
+  // sample of the point too small.
+  if ((m_probes >= 2 && seconds >= m_target.seconds / 4) || m_probes >= max_probes) {
     m_done = true;
     return true;
   }

@@ -27,8 +27,9 @@ std::uint64_t sample_messages(const sample_target& target, std::uint64_t bytes,
 // The probes that measure the rate before a point: each probe is one sample of probe()
 // messages per stream; the first is small (1 MiB per stream, at most 1024 messages) so a slow
 // device spends milliseconds on it, the next is sized from the last rate for half the target,
-// and calibration ends with the first probe that lasts a quarter of the target (long enough
-// that socket buffers and caches no longer decide its rate) or after `max_probes`.
+// and calibration ends with the first probe from the second on that lasts a quarter of the
+// target (long enough that socket buffers and caches no longer decide its rate) or after
+// `max_probes`.
 class sample_calibration {
  public:
   static constexpr int max_probes = 5;

@@ -16,12 +16,12 @@ void register_net_tcp_bandwidth(core::registry& r) {
   def.metric = core::bandwidth_metric();
   def.sizes = {4u << 10, 4u << 20, 1u << 20};
   // A sample lasts about 50 ms at the calibrated rate (run_bandwidth_points), so a point takes
-  // its 5 samples in about 0.25 s and stops at 0.6 s when the rate keeps moving; calibration
+  // its 5 samples in about 0.25 s and stops at 0.4 s when the rate keeps moving; calibration
   // probes are the warm-up, so the runner adds none.
   def.criteria.min_samples = 5;
   def.criteria.min_time = 0.2;
   def.criteria.max_noise = 0.02;
-  def.criteria.timeout = 0.6;
+  def.criteria.timeout = 0.4;
   def.criteria.warmup_samples = 0;
   def.cases = [](const core::run_context& ctx) {
     network::check_p2p_options(ctx);
