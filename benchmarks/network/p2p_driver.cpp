@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "core/errors.hpp"
+#include "core/timer.hpp"
 #include "core/units.hpp"
 #include "transports/control/auth.hpp"
 
@@ -17,11 +18,6 @@ namespace {
 
 using namespace std::chrono_literals;
 namespace control = transports::control;
-
-// A bandwidth sample moves at least this much over all streams: long enough that the
-// per-sample acknowledgement (one round trip) stays under 1 % even on loopback, short enough
-// (67 ms at 1 Gbit/s) for a quick run.
-constexpr std::uint64_t min_bytes_per_bandwidth_sample = 8u << 20;
 
 std::chrono::milliseconds io_timeout(const core::run_context& ctx) {
   const long long s = ctx.option_int("io-timeout").value_or(5);
@@ -209,20 +205,38 @@ void run_latency_points(core::case_state& state, p2p_link& link) {
   }
 }
 
-std::uint64_t default_bandwidth_iterations(std::uint64_t bytes, unsigned streams) {
-  const std::uint64_t per_stream = min_bytes_per_bandwidth_sample / std::max(streams, 1u);
-  return std::max<std::uint64_t>(1, (per_stream + bytes - 1) / std::max<std::uint64_t>(bytes, 1));
+namespace {
+
+// Runs calibration probes of `spec` (each its own point on both sides, its cost not counted)
+// until `cal` has the rate; they are the point's warm-up.
+void calibrate(core::case_state& state, control::client_session& session,
+               transports::point_spec spec, sample_calibration& cal) {
+  while (!cal.done()) {
+    if (state.context().interrupted()) throw core::interrupted();
+    spec.iterations = cal.probe();
+    session.begin_point(spec);
+    core::steady_timer t;
+    t.start();
+    session.endpoint().run_sample();
+    t.stop();
+    session.end_point();
+    cal.add(t.seconds());
+  }
 }
 
+}  // namespace
+
 void run_bandwidth_points(core::case_state& state, p2p_link& link, transports::direction dir,
-                          unsigned streams, const iterations_rule& iterations) {
+                          unsigned streams, const sample_target& target) {
   auto& session = link.session();
   for (const std::uint64_t size : state.sizes()) {
     transports::point_spec spec;
     spec.kind = transports::pattern::bandwidth;
     spec.dir = dir;
     spec.bytes = size;
-    spec.iterations = std::max<std::uint64_t>(1, iterations(size, streams));
+    sample_calibration cal(target, size);
+    calibrate(state, session, spec, cal);
+    spec.iterations = cal.messages();
     core::sample_spec sample;
     const double ways = dir == transports::direction::bidir ? 2 : 1;
     sample.bytes = ways * static_cast<double>(spec.iterations * size * streams);
@@ -234,6 +248,9 @@ void run_bandwidth_points(core::case_state& state, p2p_link& link, transports::d
     // GB/s over the message size: millions of messages per second, all streams and ways.
     point.extra["message_rate_mpps"] = point.stats.median * 1e3 / static_cast<double>(size);
     point.extra["messages_per_sample"] = sample.operations;
+    point.extra["bytes_per_sample"] = sample.bytes;
+    point.extra["sample_seconds"] = sample.bytes / (point.stats.median * 1e9);
+    point.extra["calibration_probes"] = cal.probes();
   }
 }
 

@@ -13,6 +13,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "benchmarks/network/sample_sizing.hpp"
 #include "core/case_state.hpp"
 #include "core/registry.hpp"
 #include "transports/control/client.hpp"
@@ -71,16 +72,13 @@ void run_guarded(core::case_state& state, const std::string& peer,
 // large messages), one-way latency, CPU cost per GB and per message in the point's extra.
 void run_latency_points(core::case_state& state, p2p_link& link);
 
-// Messages per stream in one bandwidth sample of `bytes`-sized messages over `streams`.
-using iterations_rule = std::function<std::uint64_t(std::uint64_t bytes, unsigned streams)>;
-// The default rule: at least 8 MiB over all streams per sample.
-std::uint64_t default_bandwidth_iterations(std::uint64_t bytes, unsigned streams);
-
-// One bandwidth point per size: `dir` and the case's streams; bytes per sample are the
-// messages of all streams (both ways for bidir). The point's extra gets the message rate
-// (of the median sample) and the messages per sample beside the CPU cost.
+// One bandwidth point per size: `dir` and the case's streams. Before each point, calibration
+// probes (sample_sizing.hpp, the point's warm-up) measure the rate, and each sample then moves
+// what lasts `target.seconds` at that rate, raised to the target's floors; bytes per sample are
+// the messages of all streams (both ways for bidir). The point's extra gets the message rate
+// (of the median sample), the messages and bytes per sample, the median sample's duration and
+// the number of probes, beside the CPU cost.
 void run_bandwidth_points(core::case_state& state, p2p_link& link, transports::direction dir,
-                          unsigned streams,
-                          const iterations_rule& iterations = default_bandwidth_iterations);
+                          unsigned streams, const sample_target& target = {});
 
 }  // namespace gpubench::benchmarks::network

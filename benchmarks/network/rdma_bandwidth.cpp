@@ -17,8 +17,8 @@ void register_net_rdma_bandwidth(core::registry& r) {
   def.criteria.min_time = 0.05;
   def.criteria.max_noise = 0.01;
   def.criteria.timeout = 2.0;
-  // One burst (at least tx-depth work requests) before timing: perftest's warm-up.
-  def.criteria.warmup_samples = 1;
+  // The calibration probes before each point (at least one burst) are perftest's warm-up.
+  def.criteria.warmup_samples = 0;
   def.requirement = rdma_requirement;
   def.cases = [](const core::run_context& ctx) {
     return rdma_cases(ctx, transports::rdma::test_kind::bandwidth);

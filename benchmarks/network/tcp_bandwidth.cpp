@@ -2,6 +2,7 @@
 // both ways at once, on 1 stream and on N parallel streams, with the CPU cost of both sides.
 #include "benchmarks/network/p2p_driver.hpp"
 #include "core/registry.hpp"
+#include "transports/tcp/socket_buffers.hpp"
 #include "transports/tcp/tcp_transport.hpp"
 
 namespace gpubench::benchmarks {
@@ -14,13 +15,14 @@ void register_net_tcp_bandwidth(core::registry& r) {
   def.description = "TCP streaming bandwidth, to/from the peer and bidirectional, 1 and N streams";
   def.metric = core::bandwidth_metric();
   def.sizes = {4u << 10, 4u << 20, 1u << 20};
-  // 66 points by default (11 sizes, 3 directions, 2 stream counts): a point stops at 0.15 s,
-  // so the whole benchmark stays near 10 s on loopback.
+  // A sample lasts about 50 ms at the calibrated rate (run_bandwidth_points), so a point takes
+  // its 5 samples in about 0.25 s and stops at 0.4 s when the rate keeps moving; calibration
+  // probes are the warm-up, so the runner adds none.
   def.criteria.min_samples = 5;
-  def.criteria.min_time = 0.03;
+  def.criteria.min_time = 0.2;
   def.criteria.max_noise = 0.02;
-  def.criteria.timeout = 0.15;
-  def.criteria.warmup_samples = 1;
+  def.criteria.timeout = 0.4;
+  def.criteria.warmup_samples = 0;
   def.cases = [](const core::run_context& ctx) {
     network::check_p2p_options(ctx);
     std::vector<nlohmann::json> streams;
@@ -39,7 +41,13 @@ void register_net_tcp_bandwidth(core::registry& r) {
       network::p2p_link link(state, table, "tcp", params);
       network::run_bandwidth_points(
           state, link, transports::parse_direction(params.at("direction").get<std::string>()),
-          params.at("streams").get<unsigned>());
+          params.at("streams").get<unsigned>(), [] {
+            // A sample also moves more than one stream's socket buffers can hold, as far as
+            // the 100 ms cap allows: otherwise it measures how fast the buffers fill.
+            network::sample_target t;
+            t.floor_bytes = transports::tcp::socket_buffer_bytes();
+            return t;
+          }());
     });
   };
   r.add(std::move(def));

@@ -34,6 +34,21 @@ for p in lat["points"]:
     assert ("p99_9" in p["stats"]) == (p["stats"]["count"] >= 1000), p["stats"]
     assert p["stats"]["min"] <= p["stats"]["median"] <= p["stats"]["p99"] <= p["stats"]["max"]
 assert any("p99_9" in p["stats"] for p in lat["points"]), "no latency point reached 1000 samples"
+durations = []
+for c in tcp:
+    if c["benchmark"] != "net.tcp.bandwidth":
+        continue
+    ways = 2 if c["params"]["direction"] == "bidir" else 1
+    for p in c["points"]:
+        e = p["extra"]
+        durations.append(e["sample_seconds"])
+        assert e["bytes_per_sample"] == e["messages_per_sample"] * p["bytes"], e
+        assert e["messages_per_sample"] % (ways * c["params"]["streams"]) == 0, e
+        assert e["calibration_probes"] >= 2, e
+# Sized from the calibrated rate (about 50 ms), not a fixed 8 MiB burst of a few ms; single
+# points may read short on a loaded host, so the median over the points is checked.
+durations.sort()
+assert durations[len(durations) // 2] > 0.02, durations
 dirs = {(c["params"]["direction"], c["params"]["streams"]) for c in tcp if c["benchmark"] == "net.tcp.bandwidth"}
 assert dirs == {(d, s) for d in ("to_peer", "from_peer", "bidir") for s in (1, 2)}, dirs
 PY

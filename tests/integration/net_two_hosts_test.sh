@@ -50,7 +50,7 @@ shaped, unshaped = to_peer(sys.argv[2]), to_peer(sys.argv[1])
 print(f"shaped peak {shaped['max']:.4f} median {shaped['median']:.4f} GB/s, expected {goodput:.4f} GB/s "
       f"({100 * shaped['max'] / goodput:.1f} %); unshaped {unshaped['median']:.3f} GB/s")
 # The best sample (perftest's "peak") must reach the goodput and not exceed it: tbf's burst is
-# 256 KB against samples of 8 MiB or more. The median also counts samples slowed by a
+# 256 KB against samples of 50 ms (6 MB) or more. The median also counts samples slowed by a
 # retransmission on a loaded machine, so it gets a wider bound.
 assert abs(shaped["max"] / goodput - 1) < 0.05, "shaped link peak off by more than 5 %"
 assert abs(shaped["median"] / goodput - 1) < 0.15, "shaped link median off by more than 15 %"

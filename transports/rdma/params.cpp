@@ -135,21 +135,6 @@ std::vector<std::string> bandwidth_directions(rdma_op op, bw_directions d) {
   return {uni_direction(op), "bidir"};
 }
 
-std::uint64_t bandwidth_iterations(std::uint64_t bytes, std::uint32_t requested,
-                                   std::optional<double> line_rate_gbyte_per_s) {
-  constexpr double sample_seconds = 0.05;
-  constexpr std::uint64_t unknown_rate_budget = 64u << 20;
-  constexpr std::uint64_t min_budget = 8u << 20, max_budget = 1u << 30;
-  constexpr std::uint64_t min_messages = 8;
-  const std::uint64_t want = std::max<std::uint32_t>(requested, 1);
-  std::uint64_t budget = unknown_rate_budget;
-  if (line_rate_gbyte_per_s && *line_rate_gbyte_per_s > 0)
-    budget = std::clamp(static_cast<std::uint64_t>(*line_rate_gbyte_per_s * 1e9 * sample_seconds),
-                        min_budget, max_budget);
-  const std::uint64_t by_budget = budget / std::max<std::uint64_t>(bytes, 1);
-  return std::clamp(by_budget, std::min(want, min_messages), want);
-}
-
 std::uint32_t send_depth(test_kind test, std::uint32_t requested, std::uint32_t device_max_wr) {
   const std::uint32_t cap = std::max<std::uint32_t>(device_max_wr, 1);
   // Ping-pong keeps one message in flight, plus the control sends of the point protocol.

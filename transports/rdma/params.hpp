@@ -89,13 +89,6 @@ bool use_inline(rdma_op op, std::uint64_t size, std::uint32_t wanted, std::uint3
 // The one-way direction of `op`: "to_peer" (send, write) or "from_peer" (read).
 std::string uni_direction(rdma_op op);
 
-// Work requests in one bandwidth sample of `bytes`-sized messages: `requested` (perftest's
-// iterations), fewer for large messages so that a sample moves about 50 ms of the port's line
-// rate (64 MiB when the rate is unknown), and never fewer than 8 (or `requested`, if smaller),
-// so the window always pipelines.
-std::uint64_t bandwidth_iterations(std::uint64_t bytes, std::uint32_t requested,
-                                   std::optional<double> line_rate_gbyte_per_s);
-
 // Depth of the send queue: 1 for latency (ping-pong), else the requested window clamped to
 // the device's max_qp_wr less the sync slots.
 std::uint32_t send_depth(test_kind test, std::uint32_t requested, std::uint32_t device_max_wr);
