@@ -45,7 +45,31 @@ find "$root/usr/lib/x86_64-linux-gnu" -maxdepth 1 \
   \( -name 'libcublas*' -o -name 'libcufft*' -o -name 'libcusparse*' -o -name 'libcusolver*' \
      -o -name 'libnpp*' -o -name 'libcurand*' -o -name 'libnvblas*' \) -delete
 rm -rf "$apt_dir" "$debs"
+# Debian's nvcc.profile is a link to /etc/nvcc.profile with /usr paths: write one relative to
+# nvcc itself (_HERE_), so this prefix is used wherever it is and the host's /usr is not.
+bin="$root/usr/lib/nvidia-cuda-toolkit/bin"
+rm -f "$bin/nvcc.profile"
+cat >"$bin/nvcc.profile" <<'PROFILE'
+NVVMIR_LIBRARY_DIR = $(_HERE_)/../libdevice
+PATH += $(_HERE_):$(_HERE_)/../../../bin:
+LD_LIBRARY_PATH += $(_HERE_)/../../x86_64-linux-gnu:
+INCLUDES += "-I$(_HERE_)/../../../include" $(_SPACE_)
+LIBRARIES =+ $(_SPACE_) "-L$(_HERE_)/../../x86_64-linux-gnu/stubs" "-L$(_HERE_)/../../x86_64-linux-gnu"
+PROFILE
 
-"$root/usr/lib/nvidia-cuda-toolkit/bin/nvcc" --version | tail -n 2
+# NCCL's header needs only cuda_runtime.h: the cuda11 preset compiles the NCCL code against
+# this toolkit with the header and library of the NCCL at hand (NCCL_HOME, else the one
+# beside /usr/local/cuda), linked from a folder of their own so no other header comes along.
+nccl_home="${NCCL_HOME:-/usr/local/cuda}"
+if [[ -f "$nccl_home/include/nccl.h" ]]; then
+  mkdir -p "$prefix/nccl/include" "$prefix/nccl/lib"
+  ln -sf "$nccl_home/include/nccl.h" "$prefix/nccl/include/nccl.h"
+  for lib in "$nccl_home"/lib*/libnccl.so*; do
+    [[ -e "$lib" ]] && ln -sf "$lib" "$prefix/nccl/lib/"
+  done
+else
+  echo "no nccl.h under $nccl_home: the cuda11 build leaves NCCL out (set NCCL_HOME)" >&2
+fi
+"$bin/nvcc" --version | tail -n 2
 touch "$stamp"
 echo "CUDA 11.8 toolkit in $root"
