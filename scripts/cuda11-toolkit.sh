@@ -19,7 +19,7 @@ fi
 
 # nvcc, ptxas and cicc; the headers and libcudart_static; libnvvm for cicc; GCC 11 (the
 # newest host compiler nvcc 11.8 accepts) with what its binaries load.
-packages=(nvidia-cuda-toolkit nvidia-cuda-dev libnvvm4
+packages=(nvidia-cuda-toolkit nvidia-cuda-dev libnvvm4 libcudart11.0
           gcc-11 g++-11 cpp-11 gcc-11-base libgcc-11-dev libstdc++-11-dev libasan6 libtsan0
           libisl23 libmpc3 libmpfr6)
 
@@ -50,12 +50,21 @@ rm -rf "$apt_dir" "$debs"
 bin="$root/usr/lib/nvidia-cuda-toolkit/bin"
 rm -f "$bin/nvcc.profile"
 cat >"$bin/nvcc.profile" <<'PROFILE'
-NVVMIR_LIBRARY_DIR = $(_HERE_)/../libdevice
+NVVMIR_LIBRARY_DIR = $(_HERE_)/../nvvm/libdevice
 PATH += $(_HERE_):$(_HERE_)/../../../bin:
 LD_LIBRARY_PATH += $(_HERE_)/../../x86_64-linux-gnu:
 INCLUDES += "-I$(_HERE_)/../../../include" $(_SPACE_)
 LIBRARIES =+ $(_SPACE_) "-L$(_HERE_)/../../x86_64-linux-gnu/stubs" "-L$(_HERE_)/../../x86_64-linux-gnu"
 PROFILE
+# CMake takes the toolkit root from nvcc's TOP (bin/..) and wants nvvm/libdevice, nvlink and
+# fatbinary there; Debian scatters them over /usr.
+mkdir -p "$bin/../nvvm"
+ln -sfn ../../include "$bin/../include"
+ln -sfn ../x86_64-linux-gnu "$bin/../lib64"
+ln -sfn ../libdevice "$bin/../nvvm/libdevice"
+for tool in nvlink fatbinary ptxas cudafe++ bin2c; do
+  ln -sf "../../../bin/$tool" "$bin/$tool"
+done
 
 # NCCL's header needs only cuda_runtime.h: the cuda11 preset compiles the NCCL code against
 # this toolkit with the header and library of the NCCL at hand (NCCL_HOME, else the one
