@@ -23,7 +23,9 @@ class cuda_backend final : public backend {
       m_count = 0;
       m_error = cuda::error_text(e);
       int driver = 0;
-      if (e == cudaErrorInsufficientDriver && cudaDriverGetVersion(&driver) == cudaSuccess)
+      // Driver 0: no driver at all, where the runtime's own text says it best.
+      if (e == cudaErrorInsufficientDriver && cudaDriverGetVersion(&driver) == cudaSuccess &&
+          driver > 0)
         m_error = driver_too_old_reason(driver, CUDART_VERSION);
       cudaGetLastError();
     } else if (m_count == 0) {
