@@ -1,8 +1,19 @@
-# Locate nvcc for check_language(CUDA): honour CUDACXX / CMAKE_CUDA_COMPILER, else the
-# toolkit's conventional install prefix, which is not on PATH by default.
+# Locate nvcc for check_language(CUDA): honour CUDACXX / CMAKE_CUDA_COMPILER; else, in this
+# order, $CUDA_HOME/bin, $CUDA_PATH/bin, /usr/local/cuda/bin, and only then PATH. A host with
+# Debian's toolkit (nvcc in /usr/bin, CUDA 11.8 on bookworm) and a newer one in /usr/local/cuda
+# builds with the one in /usr/local/cuda; CUDA_HOME picks any other.
 if(NOT DEFINED CMAKE_CUDA_COMPILER AND NOT DEFINED ENV{CUDACXX})
-  find_program(GPUBENCH_NVCC nvcc HINTS ENV CUDA_HOME ENV CUDA_PATH PATH_SUFFIXES bin
-               PATHS /usr/local/cuda/bin)
+  set(_gpubench_cuda_dirs "")
+  foreach(_var CUDA_HOME CUDA_PATH)
+    if(DEFINED ENV{${_var}} AND NOT "$ENV{${_var}}" STREQUAL "")
+      list(APPEND _gpubench_cuda_dirs "$ENV{${_var}}/bin")
+    endif()
+  endforeach()
+  list(APPEND _gpubench_cuda_dirs /usr/local/cuda/bin)
+  find_program(GPUBENCH_NVCC nvcc PATHS ${_gpubench_cuda_dirs} NO_DEFAULT_PATH)
+  if(NOT GPUBENCH_NVCC)
+    find_program(GPUBENCH_NVCC nvcc)
+  endif()
   if(GPUBENCH_NVCC)
     set(CMAKE_CUDA_COMPILER "${GPUBENCH_NVCC}" CACHE FILEPATH "CUDA compiler")
   endif()

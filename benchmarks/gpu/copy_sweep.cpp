@@ -9,6 +9,7 @@ void measure_sweep(core::case_state& state, copy_job& job, const char* per_sampl
     const core::sample_spec spec = job.prepare(size);
     auto& point = state.measure(size, spec, job.timer(), [&] { job.enqueue(); });
     point.extra[per_sample_key] = spec.operations;
+    point.extra.update(job.point_extra(point.warmup));
     job.verify();
   }
 }

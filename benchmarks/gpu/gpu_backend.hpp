@@ -58,6 +58,11 @@ class copy_job {
   virtual void enqueue() = 0;  // the timed work of one sample, between timer start and stop
   virtual void verify() = 0;   // throws when the destination does not hold the source's bytes
   virtual nlohmann::json context() const = 0;
+  // Numbers the point records beside its statistics, from the samples since prepare() past
+  // the runner's `warmup` ones: each direction of a bidirectional copy.
+  virtual nlohmann::json point_extra(std::size_t /*warmup*/) const {
+    return nlohmann::json::object();
+  }
 };
 
 // What CUDA says of one device, for the topology and the peaks.

@@ -2,20 +2,18 @@
 // statically) and NVML (loaded at run time), and the copy and latency jobs.
 #include <cstdio>
 #include <string>
+#include <vector>
 
 #include "benchmarks/gpu/cuda/cuda_check.hpp"
 #include "benchmarks/gpu/cuda/jobs.hpp"
 #include "benchmarks/gpu/cuda/nvml.hpp"
 #include "benchmarks/gpu/gpu_backend.hpp"
+#include "benchmarks/gpu/launch_checks.hpp"
 #include "benchmarks/gpu/pci_gpus.hpp"
 
 namespace gpubench::gpu {
 
 namespace {
-
-std::string cuda_version_text(int v) {
-  return std::to_string(v / 1000) + "." + std::to_string((v % 1000) / 10);
-}
 
 class cuda_backend final : public backend {
  public:
@@ -24,6 +22,11 @@ class cuda_backend final : public backend {
     if (e != cudaSuccess) {
       m_count = 0;
       m_error = cuda::error_text(e);
+      int driver = 0;
+      // Driver 0: no driver at all, where the runtime's own text says it best.
+      if (e == cudaErrorInsufficientDriver && cudaDriverGetVersion(&driver) == cudaSuccess &&
+          driver > 0)
+        m_error = driver_too_old_reason(driver, CUDART_VERSION);
       cudaGetLastError();
     } else if (m_count == 0) {
       m_error = "no CUDA-capable device is detected";
@@ -60,10 +63,13 @@ class cuda_backend final : public backend {
     f.cc_minor = p.minor;
     f.sm_count = p.multiProcessorCount;
     f.memory_bytes = p.totalGlobalMem;
+#if CUDART_VERSION >= 12020
+    // CUDA 12.2 added the attribute; older toolkits leave host_numa to sysfs (topology).
     int numa = -1;
     if (cudaDeviceGetAttribute(&numa, cudaDevAttrHostNumaId, index) == cudaSuccess && numa >= 0)
       f.host_numa = numa;
     cudaGetLastError();
+#endif
     if (m_nvml) {
       f.mig_mode = m_nvml->mig_mode(f.pci_bus_id);
       f.virtualization = m_nvml->virtualization_mode(f.pci_bus_id);
@@ -81,7 +87,12 @@ class cuda_backend final : public backend {
     if (cudaDeviceGetP2PAttribute(&rank, cudaDevP2PAttrPerformanceRank, a, b) == cudaSuccess)
       f.performance_rank = rank;
     cudaGetLastError();
-    if (m_nvml) f.nvlink_links = m_nvml->nvlink_links(device(a).pci_bus_id, device(b).pci_bus_id);
+    if (m_nvml) {
+      std::vector<std::string> gpus;
+      for (int i = 0; i < m_count; ++i)
+        gpus.push_back(device(i).pci_bus_id);
+      f.nvlink_links = m_nvml->nvlink_links(device(a).pci_bus_id, device(b).pci_bus_id, gpus);
+    }
     return f;
   }
 

@@ -5,6 +5,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "benchmarks/gpu/copy_plan.hpp"
+#include "benchmarks/gpu/cuda/bidir_timer.hpp"
 #include "benchmarks/gpu/cuda/cuda_check.hpp"
 #include "benchmarks/gpu/cuda/jobs.hpp"
 #include "benchmarks/gpu/cuda/kernels.hpp"
@@ -31,15 +33,13 @@ struct lane {
 
 class host_copy_job final : public copy_job {
  public:
-  explicit host_copy_job(const host_copy_request& r) : m_req(r) {
+  explicit host_copy_job(const host_copy_request& r) : m_req(r), m_cpus(m_topo, r.numa) {
     if (r.gpus.empty()) throw std::logic_error("host copy without a GPU");
     const bool pageable = r.memory == host_memory::pageable;
     if (pageable &&
         (r.engine == copy_engine::sm || r.gpus.size() > 1 || r.direction == host_direction::bidir))
       throw std::logic_error("pageable memory is measured one GPU, one way, copy engine only");
-    int count = 0;
-    check(cudaGetDeviceCount(&count), "counting CUDA devices");
-    preload_kernels(count);
+    preload_kernels(job_devices(r.gpus));
     const bool up = r.direction != host_direction::d2h;
     const bool down = r.direction != host_direction::h2d;
     const auto bytes = static_cast<std::size_t>(r.max_bytes);
@@ -72,10 +72,18 @@ class host_copy_job final : public copy_job {
     }
     if (pageable) {
       m_timer = std::make_unique<core::steady_timer>();
-    } else {
-      auto t = std::make_unique<latched_timer>(std::move(streams));
-      t->set_warmup([this] { enqueue_copies(m_schedule.warmup); });
-      m_timer = std::move(t);
+      return;
+    }
+    const bool two_streams = streams.size() == 2;
+    m_latch = std::make_unique<latched_timer>(std::move(streams));
+    m_latch->set_warmup([this] { enqueue_copies(m_schedule.warmup); });
+    if (up && down && r.engine == copy_engine::ce) {
+      // nvbandwidth's larger interfering copy: each direction copies as much again after
+      // its end event, so the faster one is still busy when the slower one ends and no
+      // interval has a tail that runs one way only (which would bias the sum low).
+      m_latch->set_trailer([this] { enqueue_copies(m_schedule.loops); });
+      // One GPU: a stream per direction, each timed on its own.
+      if (two_streams) m_bidir = std::make_unique<bidir_timer>(*m_latch);
     }
   }
 
@@ -85,7 +93,7 @@ class host_copy_job final : public copy_job {
     m_schedule = schedule_for(bytes);
     if (m_req.memory == host_memory::pageable) m_schedule.warmup = 0;
     m_seed += 2;
-    double moved = 0;
+    double moved = 0, moved_up = 0, moved_down = 0;
     for (auto& l : m_lanes) {
       l.geometry = sm_copy_geometry(bytes, l.sm_count);
       if (l.up_host) {
@@ -96,16 +104,29 @@ class host_copy_job final : public copy_job {
         fill_device(*l.up_stream, l.down_dev->get(), bytes, m_seed);
         fill_host(l.down_host->get(), bytes, m_seed + 1);
       }
-      const double per_copy = static_cast<double>(copied_bytes(l));
-      moved += per_copy * m_schedule.loops * ((l.up_host && l.down_host) ? 2 : 1);
+      const double per_direction = static_cast<double>(copied_bytes(l)) * m_schedule.loops;
+      if (l.up_host) moved_up += per_direction;
+      if (l.down_host) moved_down += per_direction;
     }
+    moved = moved_up + moved_down;
+    if (m_bidir) m_bidir->set_bytes(moved_up, moved_down);
     core::sample_spec spec;
     spec.bytes = moved;
     spec.operations = m_schedule.loops;
     return spec;
   }
 
-  core::timer& timer() override { return *m_timer; }
+  core::timer& timer() override {
+    if (m_bidir) return *m_bidir;
+    if (m_latch) return *m_latch;
+    return *m_timer;
+  }
+
+  nlohmann::json point_extra(std::size_t warmup) const override {
+    if (!m_bidir) return nlohmann::json::object();
+    const auto [h2d, d2h] = direction_medians(m_bidir->samples(), warmup);
+    return {{"h2d_gbps", h2d}, {"d2h_gbps", d2h}};
+  }
 
   void enqueue() override {
     enqueue_copies(m_schedule.loops);
@@ -139,6 +160,17 @@ class host_copy_job final : public copy_job {
                     : (m_req.direction == host_direction::bidir
                            ? "copy kernel, even warps one way and odd warps the other"
                            : "copy kernel, one block of 512 threads per SM, 16-byte words");
+    if (m_req.direction == host_direction::bidir)
+      j["bidirectional"] =
+          m_bidir ? "a stream per direction, starts aligned, each kept busy past the other's "
+                    "end; the value is the sum of both directions' bandwidths, h2d_gbps and "
+                    "d2h_gbps give each"
+          : m_req.engine == copy_engine::sm
+              ? "one kernel copies both ways; the value is both directions' bytes over its "
+                "time (no per-direction times)"
+              : "every GPU both ways at once, each stream kept busy past the others' end; the "
+                "value is all bytes over stream 0's start to the last end";
+    if (m_req.numa) j["host_thread"] = "bound to the CPUs of the host memory's NUMA node";
     j["host_memory"] = pinned ? "registered with cudaHostRegister (portable, mapped)"
                               : "pageable (malloc-like, pages touched first)";
     const auto& first = m_lanes.front();
@@ -184,8 +216,11 @@ class host_copy_job final : public copy_job {
 
   host_copy_request m_req;
   host_topology m_topo;
+  thread_on_node m_cpus;  // pageable copies are done by this thread's CPU
   std::vector<lane> m_lanes;
-  std::unique_ptr<core::timer> m_timer;
+  std::unique_ptr<core::timer> m_timer;  // pageable memory: a steady clock
+  std::unique_ptr<latched_timer> m_latch;
+  std::unique_ptr<bidir_timer> m_bidir;  // declared after m_latch: destroyed first
   copy_schedule m_schedule;
   std::uint64_t m_bytes = 0;
   std::uint32_t m_seed = 1;

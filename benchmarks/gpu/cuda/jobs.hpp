@@ -2,6 +2,7 @@
 #pragma once
 
 #include <memory>
+#include <utility>
 #include <vector>
 
 #include "benchmarks/gpu/gpu_backend.hpp"
@@ -23,6 +24,7 @@ class peer_access {
   peer_access& operator=(const peer_access&) = delete;
 
  private:
+  static void disable_quietly(int from, int to) noexcept;
   std::vector<std::pair<int, int>> m_enabled;  // (from, to) this scope turned on
 };
 

@@ -102,11 +102,12 @@ unsigned fill_blocks(std::uint64_t words) {
 
 }  // namespace
 
-void preload_kernels(int device_count) {
-  for (int d = 0; d < device_count; ++d) {
+void preload_kernels(const std::vector<int>& devices) {
+  for (const int d : devices) {
     const device_guard guard(d);
     cudaFuncAttributes attr{};
-    check(cudaFuncGetAttributes(&attr, spin_kernel), "loading the spin kernel");
+    check(cudaFuncGetAttributes(&attr, spin_kernel),
+          "loading the spin kernel on GPU " + std::to_string(d));
     check(cudaFuncGetAttributes(&attr, copy_kernel), "loading the copy kernel");
     check(cudaFuncGetAttributes(&attr, split_copy_kernel), "loading the split copy kernel");
     check(cudaFuncGetAttributes(&attr, fill_kernel), "loading the fill kernel");

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <vector>
 
 #include <cuda_runtime_api.h>
 
@@ -10,9 +11,10 @@
 
 namespace gpubench::gpu::cuda {
 
-// Loads every kernel on every device now: with lazy loading, a kernel first launched while a
-// spin kernel holds the device needs a synchronisation and deadlocks behind it.
-void preload_kernels(int device_count);
+// Loads every kernel on each of `devices` (the job's own, copy_plan.hpp's job_devices) now:
+// with lazy loading, a kernel first launched while a spin kernel holds the device needs a
+// synchronisation and deadlocks behind it.
+void preload_kernels(const std::vector<int>& devices);
 
 // Spins until *flag != 0 or `timeout_clocks` SM clocks passed; then sets *timed_out = 1.
 // Both pointers are mapped, portable pinned host memory.

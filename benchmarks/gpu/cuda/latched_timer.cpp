@@ -1,15 +1,20 @@
 #include "benchmarks/gpu/cuda/latched_timer.hpp"
 
+#include <cstdlib>
 #include <stdexcept>
 #include <string>
 
 #include "benchmarks/gpu/cuda/cuda_check.hpp"
 #include "benchmarks/gpu/cuda/kernels.hpp"
+#include "benchmarks/gpu/launch_checks.hpp"
+#include "core/errors.hpp"
 
 namespace gpubench::gpu::cuda {
 
 latched_timer::latched_timer(std::vector<const stream*> streams) {
   if (streams.empty()) throw std::logic_error("latched_timer needs at least one stream");
+  if (const auto why = latch_refusal(std::getenv("CUDA_LAUNCH_BLOCKING")))
+    throw core::skip_case(*why);
   for (const stream* s : streams) {
     int clock_khz = 0;
     check(cudaDeviceGetAttribute(&clock_khz, cudaDevAttrClockRate, s->device()),
@@ -61,6 +66,7 @@ void latched_timer::stop() {
     check(cudaStreamWaitEvent(first.s->get(), m_slots[i].end->get(), 0),
           "joining stream " + std::to_string(i) + " into the total end");
   check(cudaEventRecord(m_total_end->get(), first.s->get()), "recording the total end event");
+  if (m_trailer) m_trailer();
   // Everything is queued: let the spin kernels go.
   m_flag.set(1);
 }
@@ -77,6 +83,21 @@ double latched_timer::seconds() {
   check(cudaEventElapsedTime(&ms, m_slots.front().start->get(), m_total_end->get()),
         "reading the elapsed time between the CUDA events");
   return static_cast<double>(ms) * 1e-3;
+}
+
+}  // namespace gpubench::gpu::cuda
+
+namespace gpubench::gpu::cuda {
+
+std::vector<double> latched_timer::stream_seconds() const {
+  std::vector<double> out;
+  for (const auto& sl : m_slots) {
+    float ms = 0;
+    check(cudaEventElapsedTime(&ms, sl.start->get(), sl.end->get()),
+          "reading the elapsed time of one stream's copies");
+    out.push_back(static_cast<double>(ms) * 1e-3);
+  }
+  return out;
 }
 
 }  // namespace gpubench::gpu::cuda

@@ -19,7 +19,8 @@ namespace gpubench::gpu::cuda {
 // stream 0's start to the total end.
 class latched_timer final : public core::timer {
  public:
-  // The streams belong to the caller and outlive the timer.
+  // The streams belong to the caller and outlive the timer. Throws skip_case under
+  // CUDA_LAUNCH_BLOCKING, where no latch can work.
   explicit latched_timer(std::vector<const stream*> streams);
   ~latched_timer() override;
   latched_timer(const latched_timer&) = delete;
@@ -27,10 +28,16 @@ class latched_timer final : public core::timer {
 
   // Untimed work queued after the spin kernels and before the start events.
   void set_warmup(std::function<void()> warmup) { m_warmup = std::move(warmup); }
+  // Untimed work queued after the end events and before the release: a bidirectional copy
+  // keeps each direction busy past its end, so neither direction's interval has a tail in
+  // which it runs alone.
+  void set_trailer(std::function<void()> trailer) { m_trailer = std::move(trailer); }
 
   void start() override;
   void stop() override;
   double seconds() override;
+  // After seconds(): each stream's own start to its own end, in the constructor's order.
+  std::vector<double> stream_seconds() const;
 
  private:
   struct slot {
@@ -45,6 +52,7 @@ class latched_timer final : public core::timer {
   std::unique_ptr<event> m_total_end;
   latch_flag m_flag;
   std::function<void()> m_warmup;
+  std::function<void()> m_trailer;
   bool m_armed = false;  // spin kernels queued and not released yet
 };
 

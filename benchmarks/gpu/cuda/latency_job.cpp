@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "benchmarks/gpu/copy_plan.hpp"
 #include "benchmarks/gpu/cuda/cuda_check.hpp"
 #include "benchmarks/gpu/cuda/jobs.hpp"
 #include "benchmarks/gpu/cuda/kernels.hpp"
@@ -27,9 +28,7 @@ std::vector<std::uint64_t> chain(std::uint64_t base) {
 class latency_job final : public copy_job {
  public:
   explicit latency_job(const latency_request& r) : m_req(r) {
-    int count = 0;
-    check(cudaGetDeviceCount(&count), "counting CUDA devices");
-    preload_kernels(count);
+    preload_kernels(job_devices({r.gpu}));  // the peer's memory is written with cudaMemcpy
     m_stream = std::make_unique<stream>(r.gpu);
     m_sink = std::make_unique<device_memory>(r.gpu, sizeof(void*));
     if (r.peer) {
@@ -80,7 +79,15 @@ class latency_job final : public copy_job {
     nlohmann::json j;
     j["timer"] = "CUDA events around one kernel, queued behind a spin-kernel latch";
     j["method"] = "one thread, " + std::to_string(chase_loads) +
-                  " dependent uncached loads (ld.global.cv) over a 2 MiB chain, 128-byte stride";
+                  " dependent loads (ld.global.cv: not cached in the chasing GPU's L1 or L2) "
+                  "over a 2 MiB chain, 128-byte stride";
+    if (m_req.peer)
+      // A volatile load skips only the local caches: the peer GPU serves it from its own
+      // L2 when the line is there, and 2 MiB fits in every L2 since Volta.
+      j["what"] = "GPU " + std::to_string(m_req.gpu) + " loading from GPU " +
+                  std::to_string(*m_req.peer) +
+                  "'s memory across the link; the peer's L2 serves the loads (2 MiB chain), so "
+                  "this is link plus remote L2 latency, not remote DRAM latency";
     if (m_host)
       j["host_memory_node"] =
           m_host->placed_node() ? nlohmann::json(*m_host->placed_node()) : nlohmann::json(nullptr);

@@ -5,7 +5,10 @@
 #include <algorithm>
 #include <array>
 #include <cstdio>
+#include <utility>
+#include <vector>
 
+#include "benchmarks/gpu/nvlink_count.hpp"
 #include "benchmarks/gpu/pci_gpus.hpp"
 
 namespace gpubench::gpu::cuda {
@@ -26,7 +29,10 @@ struct nvml_pci_info {
   unsigned pci_subsystem_id;
   char bus_id[32];
 };
-constexpr unsigned nvml_nvlink_max_links = 18;
+constexpr nvml_return nvml_error_invalid_argument = 2;  // past the last link of the device
+// nvmlIntNvLinkDeviceType_t
+constexpr int nvml_nvlink_device_type_gpu = 0;
+constexpr int nvml_nvlink_device_type_ibmnpu = 1;
 constexpr int nvml_nvlink_device_type_switch = 2;
 
 template <typename F>
@@ -136,34 +142,45 @@ std::optional<std::string> nvml_library::virtualization_mode(const std::string& 
   }
 }
 
-std::optional<int> nvml_library::nvlink_links(const std::string& bus_a,
-                                              const std::string& bus_b) const {
+std::optional<int> nvml_library::nvlink_links(const std::string& bus_a, const std::string& bus_b,
+                                              const std::vector<std::string>& gpus) const {
   if (!m_fns->link_state || !m_fns->link_remote_pci) return std::nullopt;
   const auto a = device_by_bus(*m_fns, bus_a);
   const auto b = device_by_bus(*m_fns, bus_b);
   if (!a || !b) return std::nullopt;
-  // Counts a GPU's active links to `peer` and to NVSwitches.
-  auto count = [&](nvml_device d, const std::string& peer, int& direct, int& to_switch) {
-    for (unsigned l = 0; l < nvml_nvlink_max_links; ++l) {
+  // Every link NVML knows of, until it says the index is invalid (18 links before r535, up
+  // to 36 since).
+  auto links_of = [&](nvml_device d) {
+    std::vector<nvlink_end> out;
+    for (unsigned l = 0; l < nvlink_max_links; ++l) {
       int active = 0;
-      if (m_fns->link_state(d, l, &active) != nvml_success || !active) continue;
-      int type = -1;
-      if (m_fns->link_remote_type && m_fns->link_remote_type(d, l, &type) == nvml_success &&
-          type == nvml_nvlink_device_type_switch) {
-        ++to_switch;
-        continue;
+      const nvml_return r = m_fns->link_state(d, l, &active);
+      if (r == nvml_error_invalid_argument) break;
+      nvlink_end e;
+      e.active = r == nvml_success && active;
+      if (e.active) {
+        int type = -1;
+        if (m_fns->link_remote_type && m_fns->link_remote_type(d, l, &type) == nvml_success)
+          e.type = type == nvml_nvlink_device_type_switch   ? nvlink_remote::nvswitch
+                   : type == nvml_nvlink_device_type_gpu    ? nvlink_remote::gpu
+                   : type == nvml_nvlink_device_type_ibmnpu ? nvlink_remote::other
+                                                            : nvlink_remote::unknown;
+        nvml_pci_info pci{};
+        if (m_fns->link_remote_pci(d, l, &pci) == nvml_success) {
+          std::array<char, 32> id{};
+          std::snprintf(id.data(), id.size(), "%04x:%02x:%02x.0", pci.domain, pci.bus, pci.device);
+          e.remote_bus = normalize_bus_id(id.data());
+        }
       }
-      nvml_pci_info pci{};
-      if (m_fns->link_remote_pci(d, l, &pci) != nvml_success) continue;
-      std::array<char, 32> id{};
-      std::snprintf(id.data(), id.size(), "%04x:%02x:%02x.0", pci.domain, pci.bus, pci.device);
-      if (normalize_bus_id(id.data()) == peer) ++direct;
+      out.push_back(std::move(e));
     }
+    return out;
   };
-  int direct_a = 0, switch_a = 0, direct_b = 0, switch_b = 0;
-  count(*a, normalize_bus_id(bus_b), direct_a, switch_a);
-  count(*b, normalize_bus_id(bus_a), direct_b, switch_b);
-  return direct_a + std::min(switch_a, switch_b);
+  std::vector<std::string> normalized;
+  for (const auto& g : gpus)
+    normalized.push_back(normalize_bus_id(g));
+  return nvlink_links_between(links_of(*a), normalize_bus_id(bus_a), links_of(*b),
+                              normalize_bus_id(bus_b), normalized);
 }
 
 }  // namespace gpubench::gpu::cuda

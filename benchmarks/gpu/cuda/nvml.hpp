@@ -5,6 +5,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace gpubench::gpu::cuda {
 
@@ -21,8 +22,10 @@ class nvml_library {
   std::optional<std::string> mig_mode(const std::string& bus_id) const;
   std::optional<std::string> virtualization_mode(const std::string& bus_id) const;
   // Active NVLinks between two GPUs: direct links, plus links through NVSwitches (the
-  // fewer of the two GPUs' switch links). Unset when NVML cannot answer.
-  std::optional<int> nvlink_links(const std::string& bus_a, const std::string& bus_b) const;
+  // fewer of the two GPUs' switch links; nvlink_count.hpp). `gpus` are the bus ids of all
+  // GPUs, to tell a link to a switch from one to a third GPU. Unset when NVML cannot answer.
+  std::optional<int> nvlink_links(const std::string& bus_a, const std::string& bus_b,
+                                  const std::vector<std::string>& gpus) const;
 
   struct table;  // the resolved functions, defined in nvml.cpp
 

@@ -4,6 +4,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "benchmarks/gpu/copy_plan.hpp"
+#include "benchmarks/gpu/cuda/bidir_timer.hpp"
 #include "benchmarks/gpu/cuda/cuda_check.hpp"
 #include "benchmarks/gpu/cuda/jobs.hpp"
 #include "benchmarks/gpu/cuda/kernels.hpp"
@@ -14,14 +16,17 @@ namespace gpubench::gpu::cuda {
 
 namespace {
 
-// One direction of the pair: data from `from` to `to`, issued by `exec` on its stream.
+// One direction of the pair: data from `from` to `to`, issued by `plan.exec` on `s`. The
+// source is filled on a stream of `from`, the destination filled and checked on a stream of
+// `to` (copy_plan.hpp says why).
 struct flow {
   int from = 0;
   int to = 0;
-  int exec = 0;
+  flow_plan plan;
   int sm_count = 0;
   std::unique_ptr<device_memory> src, dst;
   std::unique_ptr<stream> s;
+  std::unique_ptr<stream> src_owner, dst_owner;
   kernel_geometry geometry;
 };
 
@@ -31,9 +36,7 @@ class p2p_copy_job final : public copy_job {
       : m_req(r), m_access(r.src, r.dst, r.peer_access) {
     if (!r.peer_access && r.engine == copy_engine::sm)
       throw std::logic_error("a copy kernel cannot reach a peer without peer access");
-    int count = 0;
-    check(cudaGetDeviceCount(&count), "counting CUDA devices");
-    preload_kernels(count);
+    preload_kernels(job_devices({r.src, r.dst}));
     add_flow(r.src, r.dst);
     if (r.bidir) add_flow(r.dst, r.src);
     if (!r.peer_access) {
@@ -46,9 +49,14 @@ class p2p_copy_job final : public copy_job {
     std::vector<const stream*> streams;
     for (auto& f : m_flows)
       streams.push_back(f.s.get());
-    auto t = std::make_unique<latched_timer>(std::move(streams));
-    t->set_warmup([this] { enqueue_copies(m_schedule.warmup); });
-    m_timer = std::move(t);
+    m_latch = std::make_unique<latched_timer>(std::move(streams));
+    m_latch->set_warmup([this] { enqueue_copies(m_schedule.warmup); });
+    if (r.bidir) {
+      // Each direction copies as much again after its end event, so the other direction's
+      // timed interval never has a tail in which it runs alone.
+      m_latch->set_trailer([this] { enqueue_copies(m_schedule.loops); });
+      m_bidir = std::make_unique<bidir_timer>(*m_latch);
+    }
   }
 
   core::sample_spec prepare(std::uint64_t bytes) override {
@@ -57,20 +65,27 @@ class p2p_copy_job final : public copy_job {
     m_schedule = schedule_for(bytes);
     if (!m_req.peer_access) m_schedule.warmup = 0;  // the runner's warm-up samples do it
     m_seed += 2;
-    double moved = 0;
+    std::vector<double> per_flow;
     for (auto& f : m_flows) {
       f.geometry = sm_copy_geometry(bytes, f.sm_count);
-      fill_device(*f.s, f.src->get(), bytes, m_seed);
-      fill_device(*f.s, f.dst->get(), bytes, m_seed + 1);
-      moved += static_cast<double>(copied_bytes(f)) * m_schedule.loops;
+      fill_device(*f.src_owner, f.src->get(), bytes, m_seed);
+      fill_device(*f.dst_owner, f.dst->get(), bytes, m_seed + 1);
+      per_flow.push_back(static_cast<double>(copied_bytes(f)) * m_schedule.loops);
     }
+    if (m_bidir) m_bidir->set_bytes(per_flow.at(0), per_flow.at(1));
     core::sample_spec spec;
-    spec.bytes = moved;
+    for (const double b : per_flow)
+      spec.bytes += b;
     spec.operations = m_schedule.loops;
     return spec;
   }
 
-  core::timer& timer() override { return *m_timer; }
+  core::timer& timer() override {
+    if (m_bidir) return *m_bidir;
+    if (m_latch) return *m_latch;
+    return *m_timer;
+  }
+
   void enqueue() override {
     enqueue_copies(m_schedule.loops);
     if (!m_req.peer_access)
@@ -80,12 +95,16 @@ class p2p_copy_job final : public copy_job {
 
   void verify() override {
     for (auto& f : m_flows) {
-      // Checked by the GPU that owns the destination, on a stream of its own.
-      const stream checker(f.to);
       const std::uint64_t n = copied_bytes(f);
-      expect_no_mismatch(device_mismatches(checker, f.dst->get(), n, m_seed), n,
+      expect_no_mismatch(device_mismatches(*f.dst_owner, f.dst->get(), n, m_seed), n,
                          "GPU " + std::to_string(f.from) + " -> GPU " + std::to_string(f.to));
     }
+  }
+
+  nlohmann::json point_extra(std::size_t warmup) const override {
+    if (!m_bidir) return nlohmann::json::object();
+    const auto [forward, reverse] = direction_medians(m_bidir->samples(), warmup);
+    return {{"forward_gbps", forward}, {"reverse_gbps", reverse}};
   }
 
   nlohmann::json context() const override {
@@ -104,8 +123,11 @@ class p2p_copy_job final : public copy_job {
                     : "copy kernel on the initiator, one block of 512 threads per SM";
     if (m_req.bidir)
       j["bidirectional"] =
-          "both directions at once, starts aligned; "
-          "bandwidth is their sum";
+          m_bidir ? "both directions at once on a stream each, starts aligned, each kept busy "
+                    "past the other's end; the value is the sum of the two directions' "
+                    "bandwidths, forward_gbps (src -> dst) and reverse_gbps give each"
+                  : "both directions at once, one steady-clock interval around both; the "
+                    "value is their bytes over that interval (no per-direction times)";
     return j;
   }
 
@@ -114,13 +136,15 @@ class p2p_copy_job final : public copy_job {
     auto& f = m_flows.emplace_back();
     f.from = from;
     f.to = to;
-    f.exec = m_req.read ? to : from;
-    check(cudaDeviceGetAttribute(&f.sm_count, cudaDevAttrMultiProcessorCount, f.exec),
-          "reading the SM count of GPU " + std::to_string(f.exec));
+    f.plan = plan_flow(from, to, m_req.read);
+    check(cudaDeviceGetAttribute(&f.sm_count, cudaDevAttrMultiProcessorCount, f.plan.exec),
+          "reading the SM count of GPU " + std::to_string(f.plan.exec));
     const auto bytes = static_cast<std::size_t>(m_req.max_bytes);
     f.src = std::make_unique<device_memory>(from, bytes);
     f.dst = std::make_unique<device_memory>(to, bytes);
-    f.s = std::make_unique<stream>(f.exec);
+    f.s = std::make_unique<stream>(f.plan.exec);
+    f.src_owner = std::make_unique<stream>(f.plan.fill_src_on);
+    f.dst_owner = std::make_unique<stream>(f.plan.fill_dst_on);
   }
 
   std::uint64_t copied_bytes(const flow& f) const {
@@ -131,7 +155,7 @@ class p2p_copy_job final : public copy_job {
     if (count == 0) return;
     for (auto& f : m_flows) {
       // The executing GPU is current, so its copy engine or SMs do the work.
-      const device_guard guard(f.exec);
+      const device_guard guard(f.plan.exec);
       if (m_req.engine == copy_engine::sm) {
         launch_copy(f.s->get(), f.src->get(), f.dst->get(), f.geometry, count);
         continue;
@@ -145,7 +169,9 @@ class p2p_copy_job final : public copy_job {
   p2p_copy_request m_req;
   peer_access m_access;
   std::vector<flow> m_flows;
-  std::unique_ptr<core::timer> m_timer;
+  std::unique_ptr<core::timer> m_timer;  // staged copies: a steady clock
+  std::unique_ptr<latched_timer> m_latch;
+  std::unique_ptr<bidir_timer> m_bidir;  // declared after m_latch: destroyed first
   copy_schedule m_schedule;
   std::uint64_t m_bytes = 0;
   std::uint32_t m_seed = 1;

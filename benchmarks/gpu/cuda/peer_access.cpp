@@ -1,47 +1,66 @@
 #include <string>
+#include <utility>
 
 #include "benchmarks/gpu/cuda/cuda_check.hpp"
 #include "benchmarks/gpu/cuda/jobs.hpp"
+#include "benchmarks/gpu/peer_enable.hpp"
 #include "core/errors.hpp"
 
 namespace gpubench::gpu::cuda {
 
+namespace {
+
+std::string direction_text(int from, int to) {
+  return "GPU " + std::to_string(from) + " -> GPU " + std::to_string(to) + " peer access";
+}
+
+}  // namespace
+
 peer_access::peer_access(int a, int b, bool enable) {
-  for (const auto& [from, to] : {std::pair{a, b}, std::pair{b, a}}) {
-    const device_guard guard(from);
-    const std::string what =
-        "GPU " + std::to_string(from) + " -> GPU " + std::to_string(to) + " peer access";
-    if (!enable) {
+  if (!enable) {
+    for (const auto& [from, to] : {std::pair{a, b}, std::pair{b, a}}) {
+      const device_guard guard(from);
       const cudaError_t e = cudaDeviceDisablePeerAccess(to);
       if (e == cudaErrorPeerAccessNotEnabled)
         cudaGetLastError();  // already off: clear the sticky-looking last error
       else
-        check(e, "disabling " + what);
-      continue;
+        check(e, "disabling " + direction_text(from, to));
     }
-    int can = 0;
-    check(cudaDeviceCanAccessPeer(&can, from, to), "asking for " + what);
-    if (!can)
-      throw core::skip_case("needs " + what +
-                            ": cudaDeviceCanAccessPeer says no (no P2P path; "
-                            "the access=staged case measures the copy through host memory)");
-    const cudaError_t e = cudaDeviceEnablePeerAccess(to, 0);
-    if (e == cudaErrorPeerAccessAlreadyEnabled) {
-      cudaGetLastError();
-    } else {
-      check(e, "enabling " + what);
-      m_enabled.emplace_back(from, to);
-    }
+    return;
   }
+  // All or nothing (peer_enable.hpp): a failure the second way turns the first way off.
+  const peer_ops ops{
+      [](int from, int to) {
+        const device_guard guard(from);
+        int can = 0;
+        check(cudaDeviceCanAccessPeer(&can, from, to), "asking for " + direction_text(from, to));
+        if (!can)
+          throw core::skip_case("needs " + direction_text(from, to) +
+                                ": cudaDeviceCanAccessPeer says no (no P2P path; the "
+                                "access=staged case measures the copy through host memory)");
+        const cudaError_t e = cudaDeviceEnablePeerAccess(to, 0);
+        if (e == cudaErrorPeerAccessAlreadyEnabled) {
+          cudaGetLastError();
+          return false;
+        }
+        check(e, "enabling " + direction_text(from, to));
+        return true;
+      },
+      [](int from, int to) { disable_quietly(from, to); }};
+  m_enabled = enable_both_ways(a, b, ops);
+}
+
+void peer_access::disable_quietly(int from, int to) noexcept {
+  int previous = 0;
+  if (cudaGetDevice(&previous) != cudaSuccess) return;
+  if (cudaSetDevice(from) == cudaSuccess) cudaDeviceDisablePeerAccess(to);
+  cudaSetDevice(previous);
+  cudaGetLastError();
 }
 
 peer_access::~peer_access() {
-  int previous = 0;
-  if (cudaGetDevice(&previous) != cudaSuccess) return;
   for (const auto& [from, to] : m_enabled)
-    if (cudaSetDevice(from) == cudaSuccess) cudaDeviceDisablePeerAccess(to);
-  cudaSetDevice(previous);
-  cudaGetLastError();
+    disable_quietly(from, to);
 }
 
 }  // namespace gpubench::gpu::cuda

@@ -2,11 +2,13 @@
 
 #include <cstring>
 #include <stdexcept>
+#include <vector>
 
 #include <hwloc.h>
 #include <unistd.h>
 
 #include "benchmarks/gpu/cuda/cuda_check.hpp"
+#include "benchmarks/gpu/launch_checks.hpp"
 #include "core/units.hpp"
 
 namespace gpubench::gpu::cuda {
@@ -70,6 +72,35 @@ struct bitmap {
 
 }  // namespace
 
+thread_on_node::thread_on_node(const host_topology& topo, std::optional<unsigned> node)
+    : m_topo(topo) {
+  if (!node || hwloc_get_nbobjs_by_type(topo.get(), HWLOC_OBJ_NUMANODE) <= 1) return;
+  hwloc_obj_t obj = hwloc_get_numanode_obj_by_os_index(topo.get(), *node);
+  if (!obj) throw std::runtime_error("NUMA node " + std::to_string(*node) + " does not exist");
+  m_previous = hwloc_bitmap_alloc();
+  if (hwloc_get_cpubind(topo.get(), m_previous, HWLOC_CPUBIND_THREAD) != 0) {
+    hwloc_bitmap_free(m_previous);
+    m_previous = nullptr;
+    throw std::runtime_error("reading the CPU binding of the calling thread");
+  }
+  // The node's CPUs: those whose memory this node is (a CPU-less memory node has none).
+  bitmap cpus;
+  hwloc_cpuset_from_nodeset(topo.get(), cpus.b, obj->nodeset);
+  if (hwloc_bitmap_iszero(cpus.b)) return;
+  if (hwloc_set_cpubind(topo.get(), cpus.b, HWLOC_CPUBIND_THREAD) != 0) {
+    hwloc_bitmap_free(m_previous);  // nothing changed, nothing to restore
+    m_previous = nullptr;
+    throw std::runtime_error("binding the calling thread to the CPUs of NUMA node " +
+                             std::to_string(*node) + " was refused");
+  }
+}
+
+thread_on_node::~thread_on_node() {
+  if (!m_previous) return;
+  hwloc_set_cpubind(m_topo.get(), m_previous, HWLOC_CPUBIND_THREAD);
+  hwloc_bitmap_free(m_previous);
+}
+
 host_memory_buffer::host_memory_buffer(const host_topology& topo, std::size_t bytes,
                                        std::optional<unsigned> node, bool pinned)
     : m_topo(topo), m_size(bytes), m_pinned(pinned) {
@@ -98,18 +129,19 @@ host_memory_buffer::host_memory_buffer(const host_topology& topo, std::size_t by
   }
   // Touch every page so it is placed now (first touch), not during the first timed copy.
   std::memset(m_ptr, 0, bytes);
-  // Where every page really is (move_pages underneath): one node, or the case is not what
-  // it says.
+  // Where every page really is (move_pages underneath): on the requested node alone, or the
+  // case is not what it says.
   bitmap where;
-  if (hwloc_get_area_memlocation(topo.get(), m_ptr, bytes, where.b, HWLOC_MEMBIND_BYNODESET) == 0 &&
-      hwloc_bitmap_weight(where.b) == 1) {
+  std::vector<unsigned> nodes;
+  if (hwloc_get_area_memlocation(topo.get(), m_ptr, bytes, where.b, HWLOC_MEMBIND_BYNODESET) == 0) {
     // BYNODESET: the bits are the nodes' OS indexes.
-    m_placed = static_cast<unsigned>(hwloc_bitmap_first(where.b));
+    for (int i = hwloc_bitmap_first(where.b); i >= 0; i = hwloc_bitmap_next(where.b, i))
+      nodes.push_back(static_cast<unsigned>(i));
   }
-  if (node && m_placed && *m_placed != *node) {
+  if (nodes.size() == 1) m_placed = nodes.front();
+  if (const std::string problem = placement_problem(node, nodes); !problem.empty()) {
     hwloc_free(topo.get(), m_ptr, bytes);
-    throw std::runtime_error("host memory bound to NUMA node " + std::to_string(*node) +
-                             " landed on node " + std::to_string(*m_placed));
+    throw std::runtime_error(problem);
   }
   if (pinned) {
     const cudaError_t e =

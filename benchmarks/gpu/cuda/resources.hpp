@@ -10,6 +10,7 @@
 #include <cuda_runtime_api.h>
 
 struct hwloc_topology;
+struct hwloc_bitmap_s;
 
 namespace gpubench::gpu::cuda {
 
@@ -69,6 +70,21 @@ class host_topology {
 
  private:
   hwloc_topology* m_topo = nullptr;
+};
+
+// The calling thread on the CPUs of one NUMA node for the scope's lifetime (nothing with one
+// node or none requested): a pageable copy is done by this thread's CPU, and a copy from a
+// far node's CPU would cross the socket link whatever node the memory is on.
+class thread_on_node {
+ public:
+  thread_on_node(const host_topology& topo, std::optional<unsigned> node);
+  ~thread_on_node();
+  thread_on_node(const thread_on_node&) = delete;
+  thread_on_node& operator=(const thread_on_node&) = delete;
+
+ private:
+  const host_topology& m_topo;
+  hwloc_bitmap_s* m_previous = nullptr;  // the binding to restore
 };
 
 // Host memory on one NUMA node (or the default policy), pages touched so they are placed
