@@ -14,9 +14,9 @@ struct net_interface {
   std::string name;
   std::vector<std::string> ipv4;  // dotted quads
   long speed_mbps = -1;           // -1: unknown (virtual links often say nothing)
-  std::string driver;             // the kernel driver (/sys/class/net/<name>/device/driver)
   bool up = false;
   bool loopback = false;
+  std::string driver;  // the kernel driver (/sys/class/net/<name>/device/driver)
 };
 
 // This host's interfaces (getifaddrs, /sys/class/net/<name>/speed).
