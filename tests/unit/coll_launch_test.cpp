@@ -166,11 +166,11 @@ TEST(CollLaunch, SysfsSpeedPeakIsTheDriversClaim) {
 }
 
 TEST(CollLaunch, InterfaceSelection) {
-  std::vector<coll::net_interface> all = {{"lo", {"127.0.0.1"}, -1, true, true},
-                                          {"eth0", {"10.0.0.5"}, 1000, true, false},
-                                          {"eth1", {"198.18.0.2"}, 100000, true, false},
-                                          {"docker0", {"172.17.0.1"}, -1, true, false},
-                                          {"eth2", {}, -1, false, false}};
+  std::vector<coll::net_interface> all = {{"lo", {"127.0.0.1"}, -1, true, true, ""},
+                                          {"eth0", {"10.0.0.5"}, 1000, true, false, ""},
+                                          {"eth1", {"198.18.0.2"}, 100000, true, false, ""},
+                                          {"docker0", {"172.17.0.1"}, -1, true, false, ""},
+                                          {"eth2", {}, -1, false, false, ""}};
   auto names = [](const std::vector<coll::net_interface>& v) {
     std::vector<std::string> n;
     for (const auto& i : v)
