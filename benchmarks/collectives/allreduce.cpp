@@ -202,6 +202,7 @@ void allreduce_body(coll_session& s, core::case_state& state) {
   req.allreduce.in_place = params.at("in_place").get<bool>();
   req.allreduce.check = ctx.option("check").value_or("") == "true";
   req.stall_timeout_s = coll_timeout(ctx);
+  req.allreduce.sample_limit_s = req.stall_timeout_s / 4;
   describe_transport(state, req.backend, req.nodes);
   // Every rank sees the same parameters: all skip together, before any collective call.
   // (0 ranks: no local GPU, said below by the NCCL runtime.)

@@ -42,6 +42,11 @@ TEST(AllreduceMath, AtLeastTwentyOpsOrOneMillisecondPerSample) {
   EXPECT_EQ(coll::ops_per_sample(1e-12), 100000) << "capped";
   EXPECT_EQ(coll::ops_per_sample(0), 20) << "unknown time";
   EXPECT_EQ(coll::ops_per_sample(std::nan("")), 20);
+  // 1 GiB over 1 GbE, about 9 s per op, under a 120 s stall timeout (samples up to 30 s):
+  // 3 ops rather than a 180 s sample the watchdog would take for a dead peer.
+  EXPECT_EQ(coll::ops_per_sample(9.0, 20, 1e-3, 100000, 30.0), 3);
+  EXPECT_EQ(coll::ops_per_sample(60.0, 20, 1e-3, 100000, 30.0), 1);
+  EXPECT_EQ(coll::ops_per_sample(0.05, 20, 1e-3, 100000, 30.0), 20) << "no cap needed";
 }
 
 TEST(AllreduceMath, SingleRankHasNoBusBandwidth) {

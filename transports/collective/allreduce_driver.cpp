@@ -72,7 +72,7 @@ scaling_row measure_allreduce(core::case_state& state, allreduce_backend& backen
     // rank runs the same number of operations.
     group.barrier();
     const double one = group.reduce_time(backend.run(count, 1, req.in_place)).max;
-    const int iters = ops_per_sample(one);
+    const int iters = ops_per_sample(one, 20, 1e-3, 100000, req.sample_limit_s);
     beat(what);
     core::sample_spec spec;
     spec.bytes = static_cast<double>(bytes) * factor;

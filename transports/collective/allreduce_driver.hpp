@@ -19,6 +19,9 @@ struct allreduce_request {
   dtype type = dtype::float32;
   bool in_place = false;
   bool check = false;
+  // Longest a sample may take (0: no limit): a quarter of the stall timeout, so a slow link
+  // gets fewer than 20 operations per sample rather than a false stall.
+  double sample_limit_s = 0;
 };
 
 // Called after every sample (and before each size) with the work now under way: the

@@ -49,11 +49,15 @@ bandwidths allreduce_bandwidths(double bytes, double seconds, int ranks) {
   return b;
 }
 
-int ops_per_sample(double seconds_per_op, int min_ops, double min_seconds, int max_ops) {
+int ops_per_sample(double seconds_per_op, int min_ops, double min_seconds, int max_ops,
+                   double max_seconds) {
   if (!(seconds_per_op > 0) || !std::isfinite(seconds_per_op)) return min_ops;
   const double wanted = std::ceil(min_seconds / seconds_per_op);
-  return static_cast<int>(std::clamp(wanted, static_cast<double>(min_ops),
-                                     static_cast<double>(std::max(min_ops, max_ops))));
+  int n = static_cast<int>(std::clamp(wanted, static_cast<double>(min_ops),
+                                      static_cast<double>(std::max(min_ops, max_ops))));
+  if (max_seconds > 0 && n * seconds_per_op > max_seconds)
+    n = static_cast<int>(std::max(1.0, std::floor(max_seconds / seconds_per_op)));
+  return n;
 }
 
 std::optional<std::string> single_rank_reason(int ranks) {

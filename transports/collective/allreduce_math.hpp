@@ -39,9 +39,11 @@ struct rank_times {
 // Allreduce operations per sample, from the time one operation took (a calibration run):
 // at least `min_ops` (nccl-tests times 20), more when that is shorter than `min_seconds`, so
 // launch latency and the skew of the barrier before each sample stay out of the result; at
-// most `max_ops`. An unknown time (0 or not finite) gives `min_ops`.
+// most `max_ops`, and fewer than `min_ops` only when those would take longer than
+// `max_seconds` (a slow link: a sample must end well inside the stall timeout). An unknown
+// time (0 or not finite) gives `min_ops`.
 int ops_per_sample(double seconds_per_op, int min_ops = 20, double min_seconds = 1e-3,
-                   int max_ops = 100000);
+                   int max_ops = 100000, double max_seconds = 0);
 
 // Why a case of `ranks` ranks has no bus bandwidth (allreduce over one rank is a copy or a
 // no-op, and busbw = algbw x 2(n-1)/n is 0): the case is skipped with this reason, so it
