@@ -52,7 +52,8 @@ bandwidths allreduce_bandwidths(double bytes, double seconds, int ranks) {
 int ops_per_sample(double seconds_per_op, int min_ops, double min_seconds, int max_ops,
                    double max_seconds) {
   if (!(seconds_per_op > 0) || !std::isfinite(seconds_per_op)) return min_ops;
-  const double wanted = std::ceil(min_seconds / seconds_per_op);
+  // (1 - 1e-12): 1 ms / 1 us is 1000, not 1001 after rounding.
+  const double wanted = std::ceil(min_seconds / seconds_per_op * (1 - 1e-12));
   int n = static_cast<int>(std::clamp(wanted, static_cast<double>(min_ops),
                                       static_cast<double>(std::max(min_ops, max_ops))));
   if (max_seconds > 0 && n * seconds_per_op > max_seconds)

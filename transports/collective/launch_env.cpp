@@ -69,7 +69,7 @@ launch_env detect_launch(const env_lookup& env) {
     l.problem = "srun started " + std::to_string(*step_tasks) +
                 " tasks without a PMI (no PMIX_RANK, PMI_RANK or OMPI_COMM_WORLD_RANK in the "
                 "environment; Slurm's MpiDefault=none?): each task would be an MPI world of "
-                "one. Use srun --mpi=pmix (or --mpi=pmi2; `srun --mpi=list` shows what this "
+                "one: use srun --mpi=pmix (or --mpi=pmi2; `srun --mpi=list` shows what this "
                 "site has)";
   if (l.launched && l.launcher_tasks == 0 && step_tasks) l.launcher_tasks = *step_tasks;
   return l;
