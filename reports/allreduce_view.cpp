@@ -54,20 +54,29 @@ double value_at(const case_ref& c, std::uint64_t bytes, const std::string& key) 
   return std::nan("");
 }
 
+// Ratios against the smallest node count and, when that is a single node, also against the
+// smallest of two or more nodes: with several GPUs per node the first is NVLink, and 2 nodes
+// would look like a collapse against it. Every ratio column names its baseline.
 table scaling_table(const group& g, const std::string& key, const std::string& what) {
   table t;
   const auto sizes = common_sizes(g.members);
   if (sizes.empty()) return t;
-  const auto base = g.members.front();
-  const std::string base_text = std::to_string(nodes_of(base)) + " node(s)";
-  t.caption = "Scaling, " + g.label + ": " + what + " relative to " + base_text;
-  t.header = {"nodes",
-              "ranks",
-              what + " at " + format_size(sizes.back()),
-              "vs " + base_text,
-              what + " at " + format_size(sizes.front()),
-              "vs " + base_text};
-  t.numeric = {true, true, true, true, true, true};
+  std::vector<case_ref> bases = {g.members.front()};
+  const auto multi = std::find_if(g.members.begin(), g.members.end(),
+                                  [](const case_ref& c) { return nodes_of(c) >= 2; });
+  if (multi != g.members.end() && nodes_of(*multi) != nodes_of(bases.front()))
+    bases.push_back(*multi);
+  auto base_text = [](const case_ref& b) { return std::to_string(nodes_of(b)) + " node(s)"; };
+  t.caption = "Scaling, " + g.label + ": " + what + " relative to " + base_text(bases.front());
+  if (bases.size() > 1)
+    t.caption += " and to " + base_text(bases.back()) + " (the first row of two or more nodes)";
+  t.header = {"nodes", "ranks"};
+  for (const auto size : {sizes.back(), sizes.front()}) {
+    t.header.push_back(what + " at " + format_size(size));
+    for (const auto& b : bases)
+      t.header.push_back("vs " + base_text(b));
+  }
+  t.numeric.assign(t.header.size(), true);
   for (const auto& c : g.members) {
     const auto& p = c.result->params;
     std::vector<std::string> row = {std::to_string(nodes_of(c)),
@@ -75,11 +84,19 @@ table scaling_table(const group& g, const std::string& key, const std::string& w
     for (const auto size : {sizes.back(), sizes.front()}) {
       const double v = value_at(c, size, key);
       row.push_back(format_value(v));
-      row.push_back(format_ratio(v / value_at(base, size, key)));
+      for (const auto& b : bases)
+        row.push_back(format_ratio(v / value_at(b, size, key)));
     }
     t.rows.push_back(std::move(row));
   }
   return t;
+}
+
+// A case of one rank has no bus bandwidth (older result files recorded algbw there).
+bool single_rank(const case_ref& c) {
+  const auto& p = c.result->params;
+  return p.contains("ranks") && p.at("ranks").is_number_integer() &&
+         p.at("ranks").get<long long>() < 2;
 }
 
 // Transports (or runs) of one backend side by side, per node count, at the largest size all
@@ -126,7 +143,10 @@ table transport_table(const std::vector<const group*>& gs, const std::string& ke
 section allreduce_view(const std::string& title, std::vector<case_ref> cases,
                        const reference_set& refs) {
   label_cases(cases, {"nodes", "ranks"});
-  const auto ok = measured(cases);
+  auto ok = measured(cases);
+  const auto solo = std::remove_if(ok.begin(), ok.end(), single_rank);
+  const bool dropped_solo = solo != ok.end();
+  ok.erase(solo, ok.end());
   if (ok.empty()) return generic_view(title, std::move(cases), refs);  // says why, no chart
   const bool has_busbw = std::any_of(ok.begin(), ok.end(), [](const case_ref& c) {
     return std::any_of(c.result->points.begin(), c.result->points.end(),
@@ -141,6 +161,10 @@ section allreduce_view(const std::string& title, std::vector<case_ref> cases,
                   "smallest, for the largest and the smallest message size."
                 : "No busbw in these results: the charts plot the median " +
                       ok.front().result->metric + "."});
+  if (dropped_solo)
+    s.blocks.emplace_back(paragraph{
+        "Single-rank cases are left out of the charts and the scaling tables: one rank moves "
+        "no bus bytes, so they have no bus bandwidth."});
 
   std::vector<group> groups;
   for (const auto& c : ok) {

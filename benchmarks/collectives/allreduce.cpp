@@ -3,6 +3,8 @@
 // This file depends on neither library: it talks to them through transports/collective.
 #include <unistd.h>
 
+#include <cstdio>
+
 #include <map>
 #include <memory>
 
@@ -12,7 +14,9 @@
 #include "core/errors.hpp"
 #include "core/registry.hpp"
 #include "transports/collective/allreduce_driver.hpp"
+#include "transports/collective/allreduce_math.hpp"
 #include "transports/collective/launch_env.hpp"
+#include "transports/collective/nccl_debug.hpp"
 #include "transports/collective/net_interfaces.hpp"
 #include "transports/collective/node_counts.hpp"
 #include "transports/collective/runtimes.hpp"
@@ -70,6 +74,8 @@ coll::transport_choice transport_for(const std::string& backend, int nodes) {
 }
 
 std::vector<nlohmann::json> allreduce_cases(coll_session& s, const core::run_context& ctx) {
+  // Every task of an srun without PMI would self-launch mpirun on its node: stop instead.
+  if (s.launch.problem) throw core::usage_error(*s.launch.problem);
   const auto backends = selected_backends(ctx);
   const auto places = selected_places(ctx, s.launch.launched);
   const std::string type =
@@ -123,9 +129,32 @@ void describe_transport(core::case_state& state, const std::string& backend, int
   ctx["interfaces"] = ifs;
   if (t.label == "tcp" && picked.size() == 1 && picked[0].speed_mbps > 0) {
     const double gbs = static_cast<double>(picked[0].speed_mbps) / 8000.0;
-    state.set_peak({gbs, "GB/s",
-                    fmt::format("{} {} Mb/s (sysfs) per direction: the ceiling of allreduce busbw",
-                                picked[0].name, picked[0].speed_mbps)});
+    state.set_peak({gbs, "GB/s", coll::speed_peak_basis(picked[0])});
+  }
+}
+
+// What NCCL itself chose (its NET debug lines), beside the label derived from the
+// environment; a disagreement is flagged in the case's context and on stderr.
+void record_nccl_choice(coll_session& s, core::case_state& state, int nodes) {
+  auto& t = state.context_info()["transport"];
+  const auto chose = coll::parse_nccl_net(s.nccl->debug_log());
+  if (!chose) {
+    t["nccl_chose"] = nullptr;
+    t["nccl_chose_basis"] =
+        nodes < 2 ? "one node: no network between nodes"
+                  : "NCCL's NET debug lines were not captured (NCCL_DEBUG or NCCL_DEBUG_FILE set "
+                    "by the user) or name no network";
+    return;
+  }
+  t["nccl_chose"] = {{"network", chose->network},
+                     {"label", chose->label},
+                     {"devices", chose->devices},
+                     {"evidence", chose->evidence}};
+  if (nodes < 2) return;
+  const std::string label = t.value("label", "");
+  if (auto differ = coll::nccl_label_disagreement(label, *chose)) {
+    t["disagreement"] = *differ;
+    std::fprintf(stderr, "gpubench: coll.allreduce (nccl, %d nodes): %s\n", nodes, differ->c_str());
   }
 }
 
@@ -173,7 +202,12 @@ void allreduce_body(coll_session& s, core::case_state& state) {
   req.allreduce.in_place = params.at("in_place").get<bool>();
   req.allreduce.check = ctx.option("check").value_or("") == "true";
   req.stall_timeout_s = coll_timeout(ctx);
+  req.allreduce.sample_limit_s = req.stall_timeout_s / 4;
   describe_transport(state, req.backend, req.nodes);
+  // Every rank sees the same parameters: all skip together, before any collective call.
+  // (0 ranks: no local GPU, said below by the NCCL runtime.)
+  if (const int ranks = params.at("ranks").get<int>(); ranks >= 1)
+    if (auto why = coll::single_rank_reason(ranks)) throw core::skip_case(*why);
 
   if (!s.launch.launched) {
     if (req.backend == "mpi") return run_self_launched(s, state, req.allreduce);
@@ -181,10 +215,12 @@ void allreduce_body(coll_session& s, core::case_state& state) {
     coll::solo_group solo;
     auto backend = s.nccl->local_backend(req.allreduce.type, req.stall_timeout_s);
     state.context_info()["backend"] = backend->describe();
-    coll::measure_allreduce(state, *backend, solo, req.allreduce, nullptr);
+    coll::measure_allreduce(state, *backend, solo, req.allreduce, {});
+    record_nccl_choice(s, state, req.nodes);
     return;
   }
   coll::scaling_row row = s.mpi->run_case(state, req, *s.nccl);
+  if (req.backend == "nccl") record_nccl_choice(s, state, req.nodes);
   auto& rows = s.rows[fmt::format("{}/{}/{}", req.backend, params.at("dtype").get<std::string>(),
                                   req.allreduce.in_place)];
   rows.push_back(row);

@@ -26,6 +26,16 @@ def main():
         fail("no MPI coll.allreduce case in the result")
     for c in cases:
         p = c["params"]
+        if p["ranks"] < 2:
+            # One rank has no bus bandwidth: skipped with the reason, never a value.
+            if c["status"] != "skipped" or "no bus bandwidth" not in c.get("reason", ""):
+                fail(f"single-rank case {p} is {c['status']} ({c.get('reason')}), expected "
+                     "skipped for having no bus bandwidth")
+            if c["points"]:
+                fail(f"single-rank case {p} has points")
+            if a.ranks is not None and p["ranks"] != a.ranks:
+                fail(f"ranks {p['ranks']}, expected {a.ranks}")
+            continue
         if c["status"] != "ok":
             fail(f"case {p} is {c['status']}: {c.get('reason')}")
         if not c["points"]:
@@ -40,7 +50,7 @@ def main():
                 fail(f"{p} {pt['bytes']} B: data check not recorded as passed: {x}")
             if abs(x["busbw"] - x["algbw"] * factor) > 1e-9 * max(1, x["algbw"]):
                 fail(f"{p} {pt['bytes']} B: busbw {x['busbw']} != algbw {x['algbw']} * {factor}")
-            expect = x["busbw"] if n > 1 else x["algbw"]
+            expect = x["busbw"]
             # The metric is busbw (algbw for one rank): the value from the median time must
             # lie among the sample values.
             st = pt["stats"]
@@ -52,12 +62,19 @@ def main():
         if got != want:
             fail(f"node counts {got}, expected {want}")
         last = max(cases, key=lambda c: c["params"]["nodes"])
-        rows = last["context"]["scaling"]["rows"]
-        if [r["nodes"] for r in rows] != want:
-            fail(f"scaling table rows {[r['nodes'] for r in rows]}, expected {want}")
+        scaling = last["context"]["scaling"]
+        rows = scaling["rows"]
+        measured = [n for n in want if any(c["params"]["nodes"] == n and c["status"] == "ok"
+                                           for c in cases)]
+        if [r["nodes"] for r in rows] != measured:
+            fail(f"scaling table rows {[r['nodes'] for r in rows]}, expected {measured}")
+        multi = [n for n in measured if n >= 2]
+        if scaling.get("multi_node_baseline_nodes") != (multi[0] if multi else None):
+            fail(f"multi-node baseline {scaling.get('multi_node_baseline_nodes')}, "
+                 f"expected {multi[0] if multi else None}")
     if a.rate_gbs:
         for c in cases:
-            if c["params"]["nodes"] < 2:
+            if c["params"]["nodes"] < 2 or c["status"] != "ok":
                 continue
             big = c["points"][-1]["extra"]["busbw"]
             print(f"nodes={c['params']['nodes']}: busbw {big:.4f} GB/s at {c['points'][-1]['bytes']} B,"

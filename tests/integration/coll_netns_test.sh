@@ -20,7 +20,8 @@ printf '198.18.6.%d slots=1\n' 1 2 3 4 >"$tmp/hosts"
 # The ranks busy-poll; on a small machine they must yield or the 4 "nodes" starve each other.
 timeout 180 ip netns exec "$prefix-h1" mpirun --allow-run-as-root -np 4 --hostfile "$tmp/hosts" \
   --mca plm_rsh_agent "$tmp/agent" --mca oob_tcp_if_include 198.18.6.0/24 \
-  --mca btl_tcp_if_include 198.18.6.0/24 --mca btl self,vader,tcp --mca mpi_yield_when_idle 1 \
+  --mca btl_tcp_if_include 198.18.6.0/24 --mca pml ob1 --mca btl self,vader,tcp \
+  --mca mpi_yield_when_idle 1 \
   "$gpubench" run --suite collectives --backend mpi --place out --check --sizes 4M:4M \
   --quiet --out "$tmp/r.json" >"$tmp/out.txt" 2>&1 || { cat "$tmp/out.txt"; echo "FAIL: mpirun"; exit 1; }
 rate_gbs=$(python3 -c "print($rate_mbit * 1e6 / 8 / 1e9)")

@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstring>
 #include <vector>
 
@@ -32,11 +33,27 @@ TEST(AllreduceMath, DtypesParseAndSize) {
   EXPECT_THROW(coll::parse_dtype("bfloat17"), core::usage_error);
 }
 
-TEST(AllreduceMath, IterationsShrinkWithSize) {
-  EXPECT_EQ(coll::iterations_per_sample(8), 20);
-  EXPECT_EQ(coll::iterations_per_sample(1ull << 20), 16);
-  EXPECT_EQ(coll::iterations_per_sample(16ull << 20), 1);
-  EXPECT_EQ(coll::iterations_per_sample(1ull << 30), 1);
+TEST(AllreduceMath, AtLeastTwentyOpsOrOneMillisecondPerSample) {
+  // Large messages (16 MiB and up) used to run one operation per sample.
+  EXPECT_EQ(coll::ops_per_sample(0.05), 20);    // 50 ms per op: 20, as nccl-tests
+  EXPECT_EQ(coll::ops_per_sample(1e-4), 20);    // 100 us: 20 ops are 2 ms already
+  EXPECT_EQ(coll::ops_per_sample(2e-5), 50);    // 20 us: 50 ops for 1 ms
+  EXPECT_EQ(coll::ops_per_sample(1e-6), 1000);  // 1 us: 1000 ops
+  EXPECT_EQ(coll::ops_per_sample(1e-12), 100000) << "capped";
+  EXPECT_EQ(coll::ops_per_sample(0), 20) << "unknown time";
+  EXPECT_EQ(coll::ops_per_sample(std::nan("")), 20);
+  // 1 GiB over 1 GbE, about 9 s per op, under a 120 s stall timeout (samples up to 30 s):
+  // 3 ops rather than a 180 s sample the watchdog would take for a dead peer.
+  EXPECT_EQ(coll::ops_per_sample(9.0, 20, 1e-3, 100000, 30.0), 3);
+  EXPECT_EQ(coll::ops_per_sample(60.0, 20, 1e-3, 100000, 30.0), 1);
+  EXPECT_EQ(coll::ops_per_sample(0.05, 20, 1e-3, 100000, 30.0), 20) << "no cap needed";
+}
+
+TEST(AllreduceMath, SingleRankHasNoBusBandwidth) {
+  ASSERT_TRUE(coll::single_rank_reason(1).has_value());
+  EXPECT_NE(coll::single_rank_reason(1)->find("no bus bandwidth"), std::string::npos);
+  EXPECT_FALSE(coll::single_rank_reason(2).has_value());
+  EXPECT_FALSE(coll::single_rank_reason(8).has_value());
 }
 
 // Simulates an allreduce of 3 ranks on the host and checks that the pattern verifies, and
@@ -86,17 +103,50 @@ TEST(AllreduceMath, CheckPatternDetectsWrongElements) {
 
 TEST(AllreduceMath, ScalingTableUsesFirstMultiRankBaseline) {
   std::vector<coll::scaling_row> rows = {
-      {1, 1, 1 << 20, 0.0, 8, 1.0, 0.0},      // one rank: busbw 0 by definition
+      {1, 1, 1 << 20, 0.0, 8, 1.0, 0.0},      // one rank: never a baseline
       {2, 2, 1 << 20, 10.0, 8, 20.0, 0.001},  // baseline
       {4, 4, 1 << 20, 9.0, 8, 40.0, 0.0005},
   };
   const auto t = coll::scaling_table(rows);
   EXPECT_EQ(t["baseline_nodes"], 2);
+  EXPECT_EQ(t["multi_node_baseline_nodes"], 2);
   ASSERT_EQ(t["rows"].size(), 3u);
   EXPECT_TRUE(t["rows"][0]["large"]["busbw_relative"].get<double>() == 0.0);
   EXPECT_DOUBLE_EQ(t["rows"][2]["large"]["busbw_relative"].get<double>(), 0.9);
   EXPECT_DOUBLE_EQ(t["rows"][2]["small"]["time_relative"].get<double>(), 2.0);
   const auto none = coll::scaling_table({{1, 1, 8, 0, 8, 1, 0}});
   EXPECT_TRUE(none["baseline_nodes"].is_null());
+  EXPECT_TRUE(none["baseline"].is_null());
   EXPECT_TRUE(none["rows"][0]["large"]["busbw_relative"].is_null());
+  EXPECT_TRUE(none["rows"][0]["large"]["busbw_relative_multi_node"].is_null());
+}
+
+// 8 GPUs per node: the 1-node row is NVLink (200 GB/s), 2 and 4 nodes cross the network
+// (20 and 18 GB/s). Against 1 node that reads as a collapse to 0.1; against the first
+// multi-node row, 4 nodes keep 0.9 of 2 nodes. Both are given, each naming its baseline.
+TEST(AllreduceMath, ScalingTableAlsoAgainstFirstMultiNodeRow) {
+  std::vector<coll::scaling_row> rows = {
+      {4, 32, 1 << 30, 18.0, 8, 60.0, 0.001},
+      {1, 8, 1 << 30, 200.0, 8, 10.0, 0.01},
+      {2, 16, 1 << 30, 20.0, 8, 50.0, 0.002},
+  };
+  const auto t = coll::scaling_table(rows);
+  EXPECT_EQ(t["baseline_nodes"], 1);
+  EXPECT_EQ(t["baseline"]["ranks"], 8);
+  EXPECT_EQ(t["multi_node_baseline_nodes"], 2);
+  EXPECT_EQ(t["multi_node_baseline"]["ranks"], 16);
+  EXPECT_NE(t["basis"].get<std::string>().find("multi_node_baseline"), std::string::npos);
+  ASSERT_EQ(t["rows"].size(), 3u);
+  const auto& four = t["rows"][2];
+  EXPECT_EQ(four["nodes"], 4);
+  EXPECT_DOUBLE_EQ(four["large"]["busbw_relative"].get<double>(), 0.09);
+  EXPECT_DOUBLE_EQ(four["large"]["busbw_relative_multi_node"].get<double>(), 0.9);
+  EXPECT_DOUBLE_EQ(four["small"]["time_relative_multi_node"].get<double>(), 1.2);
+  // The 1-node row has no multi-node ratio below it... it is simply relative to 2 nodes.
+  EXPECT_DOUBLE_EQ(t["rows"][0]["large"]["busbw_relative_multi_node"].get<double>(), 10.0);
+  // One node only: no multi-node baseline, its ratios null.
+  const auto one = coll::scaling_table({{1, 8, 1 << 30, 200.0, 8, 10.0, 0.01}});
+  EXPECT_TRUE(one["multi_node_baseline_nodes"].is_null());
+  EXPECT_TRUE(one["rows"][0]["large"]["busbw_relative_multi_node"].is_null());
+  EXPECT_DOUBLE_EQ(one["rows"][0]["large"]["busbw_relative"].get<double>(), 1.0);
 }

@@ -8,6 +8,7 @@
 #include "core/errors.hpp"
 #include "transports/collective/child_process.hpp"
 #include "transports/collective/launch_env.hpp"
+#include "transports/collective/nccl_debug.hpp"
 #include "transports/collective/nccl_logic.hpp"
 #include "transports/collective/net_interfaces.hpp"
 #include "transports/collective/node_counts.hpp"
@@ -44,6 +45,42 @@ TEST(CollLaunch, DetectsLaunchers) {
           .launched);
 }
 
+// srun with Slurm's MpiDefault=none: no PMI variables, several tasks. Each task would be a
+// world of one and self-launch mpirun on its node; gpubench stops and says what to do.
+TEST(CollLaunch, SrunWithoutPmiIsRefused) {
+  const auto l = coll::detect_launch(
+      env_of({{"SLURM_PROCID", "2"}, {"SLURM_STEP_NUM_TASKS", "4"}, {"SLURM_NTASKS", "4"}}));
+  EXPECT_FALSE(l.launched);
+  ASSERT_TRUE(l.problem.has_value());
+  EXPECT_NE(l.problem->find("use srun --mpi=pmix"), std::string::npos) << *l.problem;
+  // One task (srun -n 1, or a batch script's own step): nothing to refuse.
+  EXPECT_FALSE(
+      coll::detect_launch(env_of({{"SLURM_PROCID", "0"}, {"SLURM_STEP_NUM_TASKS", "1"}})).problem);
+  EXPECT_FALSE(coll::detect_launch(env_of({{"SLURM_PROCID", "0"}, {"SLURM_NTASKS", "8"}})).problem)
+      << "a batch script (no SLURM_STEP_NUM_TASKS) is not an srun step";
+  // With PMIx, srun is a launcher; its task count is the expected world size.
+  const auto x = coll::detect_launch(
+      env_of({{"SLURM_PROCID", "1"}, {"SLURM_STEP_NUM_TASKS", "4"}, {"PMIX_RANK", "1"}}));
+  EXPECT_TRUE(x.launched);
+  EXPECT_FALSE(x.problem);
+  EXPECT_EQ(x.launcher_tasks, 4);
+}
+
+TEST(CollLaunch, LauncherTasksMustEqualWorldSize) {
+  const auto x = coll::detect_launch(
+      env_of({{"SLURM_PROCID", "1"}, {"SLURM_STEP_NUM_TASKS", "4"}, {"PMIX_RANK", "1"}}));
+  EXPECT_FALSE(coll::world_size_mismatch(x, 4));
+  const auto why = coll::world_size_mismatch(x, 1);
+  ASSERT_TRUE(why.has_value());
+  EXPECT_NE(why->find("started 4 tasks"), std::string::npos) << *why;
+  EXPECT_NE(why->find("--mpi=pmix"), std::string::npos) << *why;
+  const auto o =
+      coll::detect_launch(env_of({{"OMPI_COMM_WORLD_RANK", "0"}, {"OMPI_COMM_WORLD_SIZE", "2"}}));
+  EXPECT_EQ(o.launcher_tasks, 2);
+  EXPECT_TRUE(coll::world_size_mismatch(o, 3));
+  EXPECT_FALSE(coll::world_size_mismatch(coll::detect_launch(env_of({})), 1));
+}
+
 TEST(CollLaunch, NodeCounts) {
   EXPECT_EQ(coll::default_node_counts(1), (std::vector<int>{1}));
   EXPECT_EQ(coll::default_node_counts(4), (std::vector<int>{1, 2, 4}));
@@ -56,14 +93,37 @@ TEST(CollLaunch, NodeCounts) {
 
 TEST(CollLaunch, MpiTransportFromOpenMpiSettings) {
   EXPECT_EQ(coll::mpi_transport(env_of({}), 1, false).label, "shm");
-  EXPECT_EQ(coll::mpi_transport(env_of({}), 4, false).label, "tcp");
+  // Without pml ob1, Open MPI may choose ucx or cm whatever the btls say: never "tcp".
+  EXPECT_EQ(coll::mpi_transport(env_of({}), 4, false).label, "auto");
   EXPECT_EQ(coll::mpi_transport(env_of({}), 4, true).label, "auto");
-  EXPECT_EQ(coll::mpi_transport(env_of({{"OMPI_MCA_btl", "self,tcp"}}), 1, true).label, "tcp");
+  EXPECT_EQ(coll::mpi_transport(env_of({{"OMPI_MCA_btl", "self,tcp"}}), 1, true).label, "auto");
+  EXPECT_EQ(
+      coll::mpi_transport(env_of({{"OMPI_MCA_btl", "self,tcp"}, {"OMPI_MCA_pml", "ob1"}}), 1, true)
+          .label,
+      "tcp");
+  EXPECT_EQ(
+      coll::mpi_transport(env_of({{"OMPI_MCA_btl", "self,tcp"}, {"OMPI_MCA_pml", "cm"}}), 4, false)
+          .label,
+      "auto");
   EXPECT_EQ(coll::mpi_transport(
                 env_of({{"OMPI_MCA_btl", "self,vader,tcp"}, {"OMPI_MCA_pml", "ob1"}}), 4, true)
                 .label,
             "tcp");
-  EXPECT_EQ(coll::mpi_transport(env_of({{"OMPI_MCA_btl", "^openib,uct"}}), 4, true).label, "tcp");
+  EXPECT_EQ(coll::mpi_transport(env_of({{"OMPI_MCA_btl", "^openib,uct"}}), 4, true).label, "auto");
+  // ob1 with an exclusion list that leaves an RDMA btl (Open MPI 5's ofi): not certainly tcp.
+  EXPECT_EQ(coll::mpi_transport(env_of({{"OMPI_MCA_btl", "^openib,uct"}, {"OMPI_MCA_pml", "ob1"}}),
+                                4, true)
+                .label,
+            "auto");
+  EXPECT_EQ(
+      coll::mpi_transport(
+          env_of({{"OMPI_MCA_btl", "^openib,uct,ofi,usnic"}, {"OMPI_MCA_pml", "ob1"}}), 4, true)
+          .label,
+      "tcp");
+  EXPECT_EQ(coll::mpi_transport(
+                env_of({{"OMPI_MCA_btl", "self,vader,tcp,ofi"}, {"OMPI_MCA_pml", "ob1"}}), 4, true)
+                .label,
+            "rdma");
   EXPECT_EQ(coll::mpi_transport(env_of({{"OMPI_MCA_btl", "self,vader,openib"}}), 4, true).label,
             "rdma");
   EXPECT_EQ(
@@ -75,6 +135,7 @@ TEST(CollLaunch, MpiTransportFromOpenMpiSettings) {
             "tcp");
   const auto c =
       coll::mpi_transport(env_of({{"OMPI_MCA_btl_tcp_if_include", "198.18.0.0/15"}}), 4, false);
+  EXPECT_NE(c.basis.find("not ob1"), std::string::npos) << c.basis;
   EXPECT_EQ(c.interfaces, (std::vector<std::string>{"198.18.0.0/15"}));
   EXPECT_EQ(c.settings["OMPI_MCA_btl_tcp_if_include"], "198.18.0.0/15");
 }
@@ -92,12 +153,24 @@ TEST(CollLaunch, NcclTransportFromNcclSettings) {
             (std::vector<std::string>{"eth1"}));
 }
 
+TEST(CollLaunch, SysfsSpeedPeakIsTheDriversClaim) {
+  coll::net_interface vm{"ens192", {"198.18.0.2"}, 10000, true, false, "vmxnet3"};
+  const std::string b = coll::speed_peak_basis(vm);
+  EXPECT_NE(b.find("10000 Mb/s"), std::string::npos) << b;
+  EXPECT_NE(b.find("vmxnet3 driver claims"), std::string::npos) << b;
+  EXPECT_NE(b.find("whatever the host's uplink"), std::string::npos) << b;
+  coll::net_interface bare{"eth0", {}, 100000, true, false, "mlx5_core"};
+  EXPECT_NE(coll::speed_peak_basis(bare).find("claims"), std::string::npos);
+  EXPECT_EQ(coll::speed_peak_basis(bare).find("vmxnet3"), std::string::npos);
+  EXPECT_EQ(coll::to_json(vm)["driver"], "vmxnet3");
+}
+
 TEST(CollLaunch, InterfaceSelection) {
-  std::vector<coll::net_interface> all = {{"lo", {"127.0.0.1"}, -1, true, true},
-                                          {"eth0", {"10.0.0.5"}, 1000, true, false},
-                                          {"eth1", {"198.18.0.2"}, 100000, true, false},
-                                          {"docker0", {"172.17.0.1"}, -1, true, false},
-                                          {"eth2", {}, -1, false, false}};
+  std::vector<coll::net_interface> all = {{"lo", {"127.0.0.1"}, -1, true, true, ""},
+                                          {"eth0", {"10.0.0.5"}, 1000, true, false, ""},
+                                          {"eth1", {"198.18.0.2"}, 100000, true, false, ""},
+                                          {"docker0", {"172.17.0.1"}, -1, true, false, ""},
+                                          {"eth2", {}, -1, false, false, ""}};
   auto names = [](const std::vector<coll::net_interface>& v) {
     std::vector<std::string> n;
     for (const auto& i : v)
@@ -149,6 +222,69 @@ TEST(CollNccl, DeviceForLocalRank) {
   EXPECT_FALSE(coll::device_for_local_rank(5, 4, why));
   EXPECT_NE(why.find("only 4 GPUs"), std::string::npos);
   EXPECT_FALSE(coll::device_for_local_rank(0, 0, why));
+}
+
+TEST(CollNccl, DuplicateGpusAcrossLocalRanks) {
+  // Two nodes, two ranks each; distinct GPUs: fine. The same bus id on two nodes is fine too.
+  std::vector<coll::rank_gpu> ok = {{0, 0, "a", "0000:3b:00.0"},
+                                    {1, 0, "a", "0000:5e:00.0"},
+                                    {2, 1, "b", "0000:3b:00.0"},
+                                    {3, 1, "b", "0000:5e:00.0"}};
+  EXPECT_FALSE(coll::duplicate_gpus(ok));
+  // Ranks 2 and 3 on node b both on one GPU (CUDA_VISIBLE_DEVICES=0 for every rank).
+  auto dup = ok;
+  dup[3].bus_id = "0000:3b:00.0";
+  const auto why = coll::duplicate_gpus(dup);
+  ASSERT_TRUE(why.has_value());
+  EXPECT_NE(why->find("ranks 2, 3 on b share GPU 0000:3b:00.0"), std::string::npos) << *why;
+  EXPECT_NE(why->find("one GPU per rank"), std::string::npos) << *why;
+  EXPECT_FALSE(coll::duplicate_gpus({}));
+}
+
+// NCCL's own words (NCCL_DEBUG=INFO, NCCL_DEBUG_SUBSYS=INIT,NET) decide what it used.
+TEST(CollNccl, TransportFromNcclDebugLines) {
+  const std::string ib =
+      "h1:1234:1234 [0] NCCL INFO Bootstrap : Using eth0:198.18.0.1<0>\n"
+      "h1:1234:1234 [0] NCCL INFO NET/Plugin: No plugin found (libnccl-net.so)\n"
+      "h1:1234:1234 [0] NCCL INFO NET/IB : Using [0]mlx5_0:1/RoCE [RO]; OOB eth0:198.18.0.1<0>\n"
+      "h1:1234:1234 [0] NCCL INFO Using network IB\n"
+      "h1:1234:1234 [0] NCCL INFO comm 0x55 rank 0 nRanks 2 nNodes 2 localRanks 1\n";
+  const auto c = coll::parse_nccl_net(ib);
+  ASSERT_TRUE(c.has_value());
+  EXPECT_EQ(c->network, "IB");
+  EXPECT_EQ(c->label, "rdma");
+  EXPECT_EQ(c->devices, "[0]mlx5_0:1/RoCE [RO]; OOB eth0:198.18.0.1<0>");
+  EXPECT_NE(c->evidence.find("Using network IB"), std::string::npos);
+  EXPECT_FALSE(coll::nccl_label_disagreement("rdma", *c));
+  EXPECT_FALSE(coll::nccl_label_disagreement("auto", *c));
+  const auto differ = coll::nccl_label_disagreement("tcp", *c);
+  ASSERT_TRUE(differ.has_value());
+  EXPECT_NE(differ->find("says tcp but NCCL chose IB"), std::string::npos) << *differ;
+
+  const std::string sock =
+      "h1:9:9 [0] NCCL INFO NET/IB : No device found.\n"
+      "h1:9:9 [0] NCCL INFO NET/Socket : Using [0]eth1:198.18.6.1<0>\n"
+      "h1:9:9 [0] NCCL INFO Using network Socket\r\n";
+  const auto s = coll::parse_nccl_net(sock);
+  ASSERT_TRUE(s.has_value());
+  EXPECT_EQ(s->network, "Socket");
+  EXPECT_EQ(s->label, "tcp");
+  EXPECT_EQ(s->devices, "[0]eth1:198.18.6.1<0>");
+  EXPECT_TRUE(coll::nccl_label_disagreement("rdma", *s));
+  EXPECT_FALSE(coll::nccl_label_disagreement("tcp", *s));
+
+  // Without the "Using network" line the NET/<name> : Using line decides.
+  const auto old = coll::parse_nccl_net("x NCCL INFO NET/Socket : Using [0]eth0:10.0.0.1<0>\n");
+  ASSERT_TRUE(old.has_value());
+  EXPECT_EQ(old->label, "tcp");
+  // A plugin (AWS OFI, ...): recorded, never a disagreement claim.
+  const auto plugin = coll::parse_nccl_net("x NCCL INFO Using network AWS Libfabric\n");
+  ASSERT_TRUE(plugin.has_value());
+  EXPECT_EQ(plugin->network, "AWS Libfabric");
+  EXPECT_EQ(plugin->label, "auto");
+  EXPECT_TRUE(coll::nccl_label_disagreement("tcp", *plugin));
+  EXPECT_FALSE(coll::parse_nccl_net("x NCCL INFO comm 0x1 rank 0 nRanks 1\n"));
+  EXPECT_FALSE(coll::parse_nccl_net(""));
 }
 
 TEST(CollNccl, LibraryCandidatesAndVersion) {

@@ -138,6 +138,43 @@ TEST(Report, AllreduceScalingPerNodeCountAndTransport) {
       << "TCP against RDMA";
 }
 
+// 8 GPUs per node: the 1-node NCCL row is NVLink, so the scaling table also sets every row
+// against the first row of two or more nodes, and each ratio column names its baseline.
+TEST(Report, AllreduceScalingAlsoAgainstFirstMultiNodeRow) {
+  const auto runs = load({"allreduce.json"});
+  const auto doc = build_report(runs, reference_set::builtin());
+  const auto* s = find_section(doc, "Allreduce across nodes");
+  ASSERT_NE(s, nullptr);
+  const table* nccl = nullptr;
+  for (const auto* t : blocks_of<table>(*s))
+    if (t->caption.find("Scaling, backend=nccl") != std::string::npos) nccl = t;
+  ASSERT_NE(nccl, nullptr);
+  EXPECT_NE(nccl->caption.find("and to 2 node(s)"), std::string::npos) << nccl->caption;
+  ASSERT_EQ(nccl->header.size(), 8u);
+  EXPECT_EQ(nccl->header[3], "vs 1 node(s)");
+  EXPECT_EQ(nccl->header[4], "vs 2 node(s)");
+  const auto& r = runs[0].file.results;
+  const double b2 = r[7].points.back().extra["busbw"];
+  const double b4 = r[8].points.back().extra["busbw"];
+  ASSERT_EQ(nccl->rows.size(), 3u);
+  EXPECT_EQ(nccl->rows[2][4], format_ratio(b4 / b2)) << "4 nodes against 2";
+  EXPECT_EQ(nccl->rows[1][4], format_ratio(1.0));
+}
+
+// Single-rank cases (older files recorded algbw there) stay out of charts and scaling.
+TEST(Report, AllreduceLeavesSingleRankCasesOut) {
+  auto runs = load({"allreduce.json"});
+  auto& first = runs[0].file.results[0];
+  first.params["ranks"] = 1;
+  const auto doc = build_report(runs, reference_set::builtin());
+  const auto* s = find_section(doc, "Allreduce across nodes");
+  ASSERT_NE(s, nullptr);
+  const auto charts = blocks_of<line_chart>(*s);
+  ASSERT_FALSE(charts.empty());
+  EXPECT_EQ(charts[0]->series.size(), 2u) << "2 and 4 nodes only";
+  EXPECT_NE(to_markdown(doc).find("Single-rank cases are left out"), std::string::npos);
+}
+
 TEST(Report, CsvHasOneRowPerPoint) {
   const auto runs = load({"network.json", "allreduce.json"});
   const std::string csv = to_csv(runs);

@@ -39,7 +39,11 @@ void check_data(allreduce_backend& backend, process_group& group, const allreduc
 }  // namespace
 
 scaling_row measure_allreduce(core::case_state& state, allreduce_backend& backend,
-                              process_group& group, const allreduce_request& req, watchdog* dog) {
+                              process_group& group, const allreduce_request& req,
+                              const progress_fn& progress) {
+  const auto beat = [&progress](const std::string& what) {
+    if (progress) progress(what);
+  };
   const std::size_t esize = dtype_size(req.type);
   std::vector<std::uint64_t> counts;
   for (const std::uint64_t s : state.sizes())
@@ -48,34 +52,37 @@ scaling_row measure_allreduce(core::case_state& state, allreduce_backend& backen
   if (counts.empty())
     throw core::skip_case("every message size is smaller than one " + to_string(req.type) +
                           " element");
+  const int ranks = backend.ranks();
+  if (auto why = single_rank_reason(ranks)) throw core::skip_case(*why);
   backend.prepare(*std::max_element(counts.begin(), counts.end()));
 
-  const int ranks = backend.ranks();
   const double factor = allreduce_bus_factor(ranks);
   // Every rank sees the same reduced times, but their clocks differ: stop together.
   state.set_consensus([&group](bool stop) { return group.any(stop); });
-  if (ranks == 1)
-    state.context_info()["note"] =
-        "a single rank moves no bus bytes: busbw is 0 by definition and the values are algbw";
 
   scaling_row row;
   std::uint32_t seed = 1;
   for (const std::uint64_t count : counts) {
     const std::uint64_t bytes = count * esize;
-    if (req.check) check_data(backend, group, req, count, seed++);
-    const int iters = iterations_per_sample(bytes);
-    core::sample_spec spec;
-    spec.bytes = static_cast<double>(bytes) * (ranks > 1 ? factor : 1.0);
-    std::vector<rank_times> times;
     const std::string what =
         fmt::format("measuring allreduce of {} over {} ranks", core::format_bytes(bytes), ranks);
-    if (dog) dog->beat(what);
+    beat(what);
+    if (req.check) check_data(backend, group, req, count, seed++);
+    // One operation, untimed, sizes the samples: the slowest rank's time decides, so every
+    // rank runs the same number of operations.
+    group.barrier();
+    const double one = group.reduce_time(backend.run(count, 1, req.in_place)).max;
+    const int iters = ops_per_sample(one, 20, 1e-3, 100000, req.sample_limit_s);
+    beat(what);
+    core::sample_spec spec;
+    spec.bytes = static_cast<double>(bytes) * factor;
+    std::vector<rank_times> times;
     auto& point = state.measure_timed(bytes, spec, [&] {
       group.barrier();
       const double seconds = backend.run(count, iters, req.in_place) / iters;
       const rank_times t = group.reduce_time(seconds);
       times.push_back(t);
-      if (dog) dog->beat(what);
+      beat(what);
       return t.avg;
     });
     std::vector<double> avg, lo, hi;

@@ -1,6 +1,7 @@
 #include "transports/collective/allreduce_math.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <type_traits>
 
@@ -48,10 +49,22 @@ bandwidths allreduce_bandwidths(double bytes, double seconds, int ranks) {
   return b;
 }
 
-int iterations_per_sample(std::uint64_t bytes, std::uint64_t target, int max_iters) {
-  if (bytes == 0) return max_iters;
-  const std::uint64_t n = target / bytes;
-  return static_cast<int>(std::clamp<std::uint64_t>(n, 1, static_cast<std::uint64_t>(max_iters)));
+int ops_per_sample(double seconds_per_op, int min_ops, double min_seconds, int max_ops,
+                   double max_seconds) {
+  if (!(seconds_per_op > 0) || !std::isfinite(seconds_per_op)) return min_ops;
+  // (1 - 1e-12): 1 ms / 1 us is 1000, not 1001 after rounding.
+  const double wanted = std::ceil(min_seconds / seconds_per_op * (1 - 1e-12));
+  int n = static_cast<int>(std::clamp(wanted, static_cast<double>(min_ops),
+                                      static_cast<double>(std::max(min_ops, max_ops))));
+  if (max_seconds > 0 && n * seconds_per_op > max_seconds)
+    n = static_cast<int>(std::max(1.0, std::floor(max_seconds / seconds_per_op)));
+  return n;
+}
+
+std::optional<std::string> single_rank_reason(int ranks) {
+  if (ranks >= 2) return std::nullopt;
+  return "one rank: allreduce over a single rank moves no data between ranks (a copy or a "
+         "no-op), so it has no bus bandwidth; measure 2 or more ranks";
 }
 
 double check_value(int rank, std::uint64_t index, std::uint32_t seed) {

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -35,10 +36,19 @@ struct rank_times {
   double max = 0;
 };
 
-// Allreduce operations per sample: enough that a sample of small messages is not dominated
-// by the clock and the barrier, at most `max_iters`, one for buffers of `target` or more.
-int iterations_per_sample(std::uint64_t bytes, std::uint64_t target = 16ull << 20,
-                          int max_iters = 20);
+// Allreduce operations per sample, from the time one operation took (a calibration run):
+// at least `min_ops` (nccl-tests times 20), more when that is shorter than `min_seconds`, so
+// launch latency and the skew of the barrier before each sample stay out of the result; at
+// most `max_ops`, and fewer than `min_ops` only when those would take longer than
+// `max_seconds` (a slow link: a sample must end well inside the stall timeout). An unknown
+// time (0 or not finite) gives `min_ops`.
+int ops_per_sample(double seconds_per_op, int min_ops = 20, double min_seconds = 1e-3,
+                   int max_ops = 100000, double max_seconds = 0);
+
+// Why a case of `ranks` ranks has no bus bandwidth (allreduce over one rank is a copy or a
+// no-op, and busbw = algbw x 2(n-1)/n is 0): the case is skipped with this reason, so it
+// never prints a bandwidth, enters a chart or becomes a scaling baseline. Nothing for n >= 2.
+std::optional<std::string> single_rank_reason(int ranks);
 
 // The data check: rank r fills element i with check_value(r, i, seed), small integers, so
 // that the sum over ranks is exact in every data type and the expected result is known.

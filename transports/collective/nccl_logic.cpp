@@ -1,5 +1,8 @@
 #include "transports/collective/nccl_logic.hpp"
 
+#include <map>
+#include <utility>
+
 namespace gpubench::coll {
 
 std::optional<int> device_for_local_rank(int local_rank, int device_count, std::string& why) {
@@ -11,6 +14,24 @@ std::optional<int> device_for_local_rank(int local_rank, int device_count, std::
   if (device_count == 1) return 0;
   why = "local rank " + std::to_string(local_rank) + " but only " + std::to_string(device_count) +
         " GPUs visible: start one rank per GPU";
+  return std::nullopt;
+}
+
+std::optional<std::string> duplicate_gpus(const std::vector<rank_gpu>& ranks) {
+  std::map<std::pair<int, std::string>, std::vector<int>> users;
+  for (const auto& r : ranks)
+    users[{r.node, r.bus_id}].push_back(r.rank);
+  for (const auto& r : ranks) {
+    const auto& same = users[{r.node, r.bus_id}];
+    if (same.size() < 2) continue;
+    std::string list;
+    for (const int x : same)
+      list += (list.empty() ? "" : ", ") + std::to_string(x);
+    return "ranks " + list + " on " + (r.host.empty() ? "node " + std::to_string(r.node) : r.host) +
+           " share GPU " + r.bus_id +
+           ": NCCL needs one GPU per rank (\"Duplicate GPU detected\"); start at most one rank "
+           "per GPU on each node, or give each rank its own device with CUDA_VISIBLE_DEVICES";
+  }
   return std::nullopt;
 }
 

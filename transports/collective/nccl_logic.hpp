@@ -13,6 +13,19 @@ namespace gpubench::coll {
 // nothing, with `why`, when there are more ranks than devices.
 std::optional<int> device_for_local_rank(int local_rank, int device_count, std::string& why);
 
+// One rank's GPU as its node sees it: two ranks of one node on one GPU make NCCL fail in
+// its init with "Duplicate GPU detected", which names neither rank nor device.
+struct rank_gpu {
+  int rank = 0;        // in the communicator
+  int node = 0;        // node index (ranks of one node share it)
+  std::string host;    // for the message
+  std::string bus_id;  // PCI bus id, "0000:3b:00.0"
+};
+
+// Nothing when every rank of each node drives a GPU of its own, or a message naming the
+// ranks, the node and the bus id they share and what to do.
+std::optional<std::string> duplicate_gpus(const std::vector<rank_gpu>& ranks);
+
 // Library names to try in order: an explicit GPUBENCH_NCCL_LIBRARY first, then the
 // loader's search (LD_LIBRARY_PATH, ld.so.cache).
 std::vector<std::string> nccl_library_candidates(const std::optional<std::string>& explicit_path);

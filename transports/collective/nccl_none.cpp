@@ -16,9 +16,11 @@ class nccl_none final : public nccl_runtime {
     return 0;
   }
   nlohmann::json describe() override { return {{"available", false}, {"reason", reason}}; }
-  std::unique_ptr<allreduce_backend> rank_backend(process_group&, int, dtype, double) override {
+  std::unique_ptr<allreduce_backend> rank_backend(process_group&, int, int, dtype,
+                                                  double) override {
     throw core::skip_case(reason);
   }
+  std::string debug_log() override { return ""; }
   std::unique_ptr<allreduce_backend> local_backend(dtype, double) override {
     throw core::skip_case(reason);
   }

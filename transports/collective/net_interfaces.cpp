@@ -22,6 +22,13 @@ long read_speed(const std::string& name) {
   return v;
 }
 
+std::string read_driver(const std::string& name) {
+  std::error_code ec;
+  const auto target =
+      std::filesystem::read_symlink("/sys/class/net/" + name + "/device/driver", ec);
+  return ec ? "" : target.filename().string();
+}
+
 std::optional<std::uint32_t> parse_ipv4(const std::string& text) {
   in_addr a{};
   if (::inet_pton(AF_INET, text.c_str(), &a) != 1) return std::nullopt;
@@ -45,6 +52,7 @@ std::vector<net_interface> list_interfaces() {
       i.up = (a->ifa_flags & IFF_UP) && (a->ifa_flags & IFF_RUNNING);
       i.loopback = (a->ifa_flags & IFF_LOOPBACK) != 0;
       i.speed_mbps = read_speed(i.name);
+      i.driver = read_driver(i.name);
       out.push_back(std::move(i));
       it = out.end() - 1;
     }
@@ -109,7 +117,16 @@ bool rdma_devices_present() {
 nlohmann::json to_json(const net_interface& i) {
   nlohmann::json j = {{"name", i.name}, {"ipv4", i.ipv4}};
   if (i.speed_mbps > 0) j["speed_mbps"] = i.speed_mbps;
+  if (!i.driver.empty()) j["driver"] = i.driver;
   return j;
+}
+
+std::string speed_peak_basis(const net_interface& i) {
+  const std::string driver = i.driver.empty() ? "its driver" : "the " + i.driver + " driver";
+  std::string basis = i.name + " " + std::to_string(i.speed_mbps) + " Mb/s per direction as " +
+                      driver + " claims it (sysfs speed, not a measured uplink)";
+  if (i.driver == "vmxnet3") basis += "; vmxnet3 reports 10000 Mb/s whatever the host's uplink is";
+  return basis + ": the ceiling of allreduce busbw if the claim is true";
 }
 
 }  // namespace gpubench::coll

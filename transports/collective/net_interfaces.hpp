@@ -16,6 +16,7 @@ struct net_interface {
   long speed_mbps = -1;           // -1: unknown (virtual links often say nothing)
   bool up = false;
   bool loopback = false;
+  std::string driver;  // the kernel driver (/sys/class/net/<name>/device/driver)
 };
 
 // This host's interfaces (getifaddrs, /sys/class/net/<name>/speed).
@@ -34,5 +35,9 @@ bool in_cidr(const std::string& address, const std::string& cidr);
 bool rdma_devices_present();
 
 nlohmann::json to_json(const net_interface& i);
+
+// The basis of a peak taken from the sysfs speed: what the driver claims, not a measured
+// uplink (vmxnet3 reports 10000 Mb/s whatever the host's uplink is), and said so.
+std::string speed_peak_basis(const net_interface& i);
 
 }  // namespace gpubench::coll

@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <span>
+#include <vector>
 
 #include "transports/collective/allreduce_math.hpp"
 
@@ -22,6 +23,8 @@ class process_group {
   // True on every member when it is true on any.
   virtual bool any(bool value) = 0;
   virtual void broadcast(std::span<std::byte> data, int root) = 0;
+  // Every member's `mine` (all of the same size), in rank order.
+  virtual std::vector<std::byte> allgather(std::span<const std::byte> mine) = 0;
 };
 
 class solo_group final : public process_group {
@@ -33,6 +36,9 @@ class solo_group final : public process_group {
   std::uint64_t sum(std::uint64_t value) override { return value; }
   bool any(bool value) override { return value; }
   void broadcast(std::span<std::byte>, int) override {}
+  std::vector<std::byte> allgather(std::span<const std::byte> mine) override {
+    return {mine.begin(), mine.end()};
+  }
 };
 
 }  // namespace gpubench::coll

@@ -1,5 +1,6 @@
 // The scaling table of one launch: bus bandwidth at each node count relative to the
-// smallest one, for the largest (bandwidth-bound) and smallest (latency-bound) messages.
+// smallest one and to the smallest of two or more nodes, for the largest (bandwidth-bound) and
+// smallest (latency-bound) messages.
 #pragma once
 
 #include <cstdint>
@@ -20,9 +21,12 @@ struct scaling_row {
   double small_busbw = 0;
 };
 
-// Rows in node-count order with ratios against the baseline: the first row whose
-// communicator has two or more ranks (a single rank moves no bus bytes, so its busbw is 0
-// by definition and cannot be a denominator). No baseline: ratios are null.
+// Rows in node-count order with ratios against two baselines, each named in the table:
+// `baseline`, the first row whose communicator has two or more ranks (a single rank moves no
+// bus bytes and is never a denominator), and `multi_node_baseline`, the first row of two or
+// more nodes: with several GPUs per node the first is one node over NVLink, against which
+// two nodes look like a collapse, while the second shows how the network scales. No
+// baseline: its ratios are null.
 nlohmann::json scaling_table(const std::vector<scaling_row>& rows);
 
 }  // namespace gpubench::coll

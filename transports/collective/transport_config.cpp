@@ -1,6 +1,7 @@
 #include "transports/collective/transport_config.hpp"
 
 #include <algorithm>
+#include <array>
 
 namespace gpubench::coll {
 
@@ -16,6 +17,9 @@ std::vector<std::string> split_list(const std::string& text) {
 }
 
 namespace {
+
+// The btls that may move data over RDMA (Open MPI 4's openib and uct, 5's ofi, Cisco usnic).
+constexpr std::array<const char*, 4> rdma_btls = {"openib", "uct", "ofi", "usnic"};
 
 bool contains(const std::vector<std::string>& list, const std::string& item) {
   return std::find(list.begin(), list.end(), item) != list.end();
@@ -99,21 +103,35 @@ transport_choice mpi_transport(const env_lookup& env, int nodes, bool rdma_devic
     c.basis = why + ": ranks on one node use shared memory (vader)";
     return c;
   }
-  const bool rdma_btl =
-      btl.set && !btl.exclude && (contains(btl.names, "openib") || contains(btl.names, "uct"));
+  const bool rdma_btl = btl.set && !btl.exclude &&
+                        std::any_of(rdma_btls.begin(), rdma_btls.end(),
+                                    [&](const char* b) { return contains(btl.names, b); });
+  const bool rdma_excluded = btl.set && std::none_of(rdma_btls.begin(), rdma_btls.end(),
+                                                     [&](const char* b) { return btl.allows(b); });
+  if (!pml.empty() && pml != "ob1") {
+    c.label = "auto";
+    c.basis = why + ", OMPI_MCA_pml=" + pml + ": the pml, not the btls, picks the transport";
+    return c;
+  }
   if (rdma_btl) {
     c.label = "rdma";
     c.basis = why;
-  } else if (btl.allows("tcp") &&
-             (!rdma_devices_present || (btl.set && !btl.allows("openib") && !btl.allows("uct")))) {
+  } else if (btl.allows("tcp") && pml == "ob1" && rdma_excluded) {
+    // Only then is it certainly TCP: without pml ob1, Open MPI may pick the ucx or cm pml
+    // (UCX, libfabric) whatever the btls say; with an RDMA btl allowed, ob1 may use it.
     c.label = "tcp";
-    c.basis = rdma_devices_present ? why : why + "; no RDMA device on this host";
+    c.basis = why;
   } else if (!btl.allows("tcp") && nodes > 1) {
     c.label = "rdma";
     c.basis = why + " (tcp excluded)";
   } else {
     c.label = "auto";
-    c.basis = why + "; an RDMA device is present, Open MPI picks ucx, openib or tcp itself";
+    c.basis =
+        why + (pml == "ob1" ? "" : "; OMPI_MCA_pml is not ob1, so ucx or cm may be chosen") +
+        (rdma_excluded ? "" : "; the btl list does not exclude openib, uct, ofi and usnic") +
+        (rdma_devices_present ? "; an RDMA device is present" : "; no RDMA device seen here") +
+        ": Open MPI picks the transport itself (say --mca pml ob1 --mca btl self,vader,tcp "
+        "for TCP)";
   }
   if (pml.size()) c.basis += ", OMPI_MCA_pml=" + pml;
   return c;

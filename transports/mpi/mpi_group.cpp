@@ -44,4 +44,13 @@ void group::broadcast(std::span<std::byte> data, int root) {
   check(MPI_Bcast(data.data(), static_cast<int>(data.size()), MPI_BYTE, root, m_comm), "MPI_Bcast");
 }
 
+std::vector<std::byte> group::allgather(std::span<const std::byte> mine) {
+  if (mine.size() > static_cast<std::size_t>(std::numeric_limits<int>::max()))
+    throw std::invalid_argument("allgather of more than 2 GiB per rank");
+  std::vector<std::byte> all(mine.size() * static_cast<std::size_t>(m_size));
+  const int n = static_cast<int>(mine.size());
+  check(MPI_Allgather(mine.data(), n, MPI_BYTE, all.data(), n, MPI_BYTE, m_comm), "MPI_Allgather");
+  return all;
+}
+
 }  // namespace gpubench::coll::mpi

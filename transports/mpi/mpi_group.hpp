@@ -17,6 +17,7 @@ class group final : public process_group {
   std::uint64_t sum(std::uint64_t value) override;
   bool any(bool value) override;
   void broadcast(std::span<std::byte> data, int root) override;
+  std::vector<std::byte> allgather(std::span<const std::byte> mine) override;
   MPI_Comm get() const { return m_comm; }
 
  private:

@@ -1,6 +1,8 @@
 #include "transports/mpi/mpi_session.hpp"
 
+#include <chrono>
 #include <stdexcept>
+#include <thread>
 #include <vector>
 
 namespace gpubench::coll::mpi {
@@ -59,6 +61,7 @@ session::session() {
   for (int n : per_rank_node)
     m_layout.ranks_per_node.at(static_cast<std::size_t>(n))++;
   (void)local_size;
+  m_rank_node = per_rank_node;
 
   char name[MPI_MAX_PROCESSOR_NAME] = {};
   int len = 0;
@@ -86,8 +89,24 @@ comm session::first_nodes(int nodes) const {
                "MPI_Comm_split of the first " + std::to_string(nodes) + " node(s)");
 }
 
-void session::world_barrier() const {
-  check(MPI_Barrier(MPI_COMM_WORLD), "MPI_Barrier(WORLD)");
+std::vector<int> session::ranks_outside(int nodes) const {
+  std::vector<int> out;
+  for (std::size_t r = 0; r < m_rank_node.size(); ++r)
+    if (m_rank_node[r] >= nodes) out.push_back(static_cast<int>(r));
+  return out;
+}
+
+void session::world_barrier(const std::function<void()>& poll) const {
+  MPI_Request request = MPI_REQUEST_NULL;
+  check(MPI_Ibarrier(MPI_COMM_WORLD, &request), "MPI_Ibarrier(WORLD)");
+  for (;;) {
+    int done = 0;
+    check(MPI_Test(&request, &done, MPI_STATUS_IGNORE), "MPI_Test of the world barrier");
+    if (done) return;
+    if (poll) poll();
+    // Idle ranks share cores with measuring ones on small machines: poll gently.
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
 }
 
 }  // namespace gpubench::coll::mpi

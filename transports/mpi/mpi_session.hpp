@@ -3,7 +3,9 @@
 // nodes that one launch measures.
 #pragma once
 
+#include <functional>
 #include <string>
+#include <vector>
 
 #include "transports/collective/runtimes.hpp"
 #include "transports/mpi/mpi_comm.hpp"
@@ -25,7 +27,11 @@ class session {
 
   // The ranks of the first `nodes` nodes (world order); empty on ranks outside them.
   comm first_nodes(int nodes) const;
-  void world_barrier() const;
+  // World ranks outside the first `nodes` nodes (idle while those nodes measure).
+  std::vector<int> ranks_outside(int nodes) const;
+  // A world barrier that polls (MPI_Ibarrier + MPI_Test) and calls `poll` between tests, so
+  // a rank waiting at it can take messages and stays under its watchdog.
+  void world_barrier(const std::function<void()>& poll) const;
 
  private:
   bool m_initialised_here = false;
@@ -33,7 +39,8 @@ class session {
   int m_node_index = 0;
   int m_local_rank = 0;
   launch_layout m_layout;
-  comm m_node;  // the ranks sharing this node's memory
+  std::vector<int> m_rank_node;  // node index of every world rank
+  comm m_node;                   // the ranks sharing this node's memory
 };
 
 // "Open MPI v4.1.4, ..." (first line), callable before MPI_Init.

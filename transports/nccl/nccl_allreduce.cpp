@@ -81,6 +81,8 @@ void allreduce::prepare(std::uint64_t max_count) {
   for (auto& g : m_gpus) {
     g.send = std::make_unique<device_buffer>(g.device, bytes);
     g.recv = std::make_unique<device_buffer>(g.device, bytes);
+    // cudaMemset ran on the legacy stream, which a non-blocking stream does not wait for.
+    cuda_check(cudaDeviceSynchronize(), "clearing the buffers on GPU " + std::to_string(g.device));
   }
 }
 
@@ -90,10 +92,14 @@ void allreduce::fill_check(std::uint64_t count, std::uint32_t seed) {
   for (auto& g : m_gpus) {
     coll::fill_check(host, m_type, g.rank, seed);
     cuda_check(cudaSetDevice(g.device), "cudaSetDevice");
-    cuda_check(cudaMemcpy(g.send->get(), host.data(), bytes, cudaMemcpyHostToDevice),
+    // On NCCL's own stream and waited for: the legacy stream's copies do not order with a
+    // non-blocking stream, and a pageable copy may return before it has landed.
+    const cudaStream_t st = g.stream->get();
+    cuda_check(cudaMemcpyAsync(g.send->get(), host.data(), bytes, cudaMemcpyHostToDevice, st),
                "copying check data to GPU " + std::to_string(g.device));
-    cuda_check(cudaMemcpy(g.recv->get(), host.data(), bytes, cudaMemcpyHostToDevice),
+    cuda_check(cudaMemcpyAsync(g.recv->get(), host.data(), bytes, cudaMemcpyHostToDevice, st),
                "copying check data to GPU " + std::to_string(g.device));
+    cuda_check(cudaStreamSynchronize(st), "copying check data to GPU " + std::to_string(g.device));
   }
 }
 
@@ -103,7 +109,10 @@ std::uint64_t allreduce::count_wrong(std::uint64_t count, std::uint32_t seed) {
   std::uint64_t wrong = 0;
   for (auto& g : m_gpus) {
     cuda_check(cudaSetDevice(g.device), "cudaSetDevice");
-    cuda_check(cudaMemcpy(host.data(), g.recv->get(), bytes, cudaMemcpyDeviceToHost),
+    const cudaStream_t st = g.stream->get();
+    cuda_check(cudaMemcpyAsync(host.data(), g.recv->get(), bytes, cudaMemcpyDeviceToHost, st),
+               "copying the reduced data from GPU " + std::to_string(g.device));
+    cuda_check(cudaStreamSynchronize(st),
                "copying the reduced data from GPU " + std::to_string(g.device));
     wrong += coll::count_wrong(host, m_type, m_nranks, seed);
   }

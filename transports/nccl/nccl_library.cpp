@@ -57,14 +57,14 @@ library::library() {
     bind_symbol(m_handle, m_api.get_error_string, "ncclGetErrorString", m_path);
     check(m_api.get_version(&m_version), "ncclGetVersion");
   } catch (...) {
-    ::dlclose(m_handle);
+    m_handle = nullptr;  // left loaded: see ~library
     throw;
   }
 }
 
-library::~library() {
-  if (m_handle) ::dlclose(m_handle);
-}
+// Never dlclose NCCL: it leaves threads (bootstrap, proxy) and atexit handlers behind whose
+// code would be unmapped under them; the process exit unloads it.
+library::~library() = default;
 
 void library::check(ncclResult_t r, const std::string& what) const {
   if (r == ncclSuccess) return;

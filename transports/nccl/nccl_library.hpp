@@ -27,7 +27,7 @@ class library {
   // Tries GPUBENCH_NCCL_LIBRARY, else libnccl.so.2 / libnccl.so through the loader. Throws
   // std::runtime_error("NCCL not found: <dlerror>") when none loads or a symbol is missing.
   library();
-  ~library();
+  ~library();  // leaves the library loaded (never dlclose NCCL)
   library(const library&) = delete;
   library& operator=(const library&) = delete;
 

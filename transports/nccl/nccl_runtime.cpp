@@ -1,8 +1,17 @@
 // The NCCL runtime of coll.allreduce: NCCL loaded on first use, one rank per GPU under MPI
 // (the unique id from the communicator's rank 0, broadcast over MPI), or one process over
 // every local GPU.
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
 #include <optional>
 #include <span>
+#include <sstream>
+#include <stdexcept>
 #include <vector>
 
 #include "core/errors.hpp"
@@ -53,19 +62,32 @@ class nccl_real final : public nccl_runtime {
             {"compiled_against", nccl_version_text(NCCL_VERSION_CODE)}};
   }
 
-  std::unique_ptr<allreduce_backend> rank_backend(process_group& group, int local_rank, dtype type,
+  std::unique_ptr<allreduce_backend> rank_backend(process_group& group, int local_rank,
+                                                  int node_index, dtype type,
                                                   double stall_timeout_s) override {
     if (!load()) throw core::skip_case(m_load_error);
     std::string why;
     const auto device = device_for_local_rank(local_rank, local_gpus(why), why);
+    // Devices first, collectively: ncclGetUniqueId starts a bootstrap thread that a skipped
+    // case would leave behind.
+    if (group.any(!device))
+      throw core::skip_case(device ? "a rank of this launch has no GPU to drive" : why);
+    if (auto dup = duplicate_gpus(gather_gpus(group, node_index, *device)))
+      throw std::runtime_error(*dup);
     // Only the communicator's rank 0 creates the id; everyone else receives its bytes.
     ncclUniqueId id{};
     if (group.rank() == 0) m_lib->check(m_lib->fn().get_unique_id(&id), "ncclGetUniqueId");
     group.broadcast(std::as_writable_bytes(std::span(&id, 1)), 0);
-    if (group.any(!device))
-      throw core::skip_case(device ? "a rank of this launch has no GPU to drive" : why);
     return std::make_unique<nccl::allreduce>(*m_lib, std::vector<int>{*device}, group.rank(),
                                              group.size(), id, type, stall_timeout_s);
+  }
+
+  std::string debug_log() override {
+    if (!m_debug) return "";
+    std::ifstream in(m_debug->path);
+    std::ostringstream text;
+    text << in.rdbuf();
+    return text.str();
   }
 
   std::unique_ptr<allreduce_backend> local_backend(dtype type, double stall_timeout_s) override {
@@ -82,9 +104,54 @@ class nccl_real final : public nccl_runtime {
   }
 
  private:
+  // Every rank's node, host and GPU bus id, in communicator rank order.
+  static std::vector<rank_gpu> gather_gpus(process_group& group, int node_index, int device) {
+    struct record {
+      std::int32_t node;
+      char host[64];
+      char bus[32];
+    };
+    record mine{};
+    mine.node = node_index;
+    if (::gethostname(mine.host, sizeof mine.host - 1) != 0) mine.host[0] = '\0';
+    if (cudaDeviceGetPCIBusId(mine.bus, sizeof mine.bus - 1, device) != cudaSuccess)
+      std::snprintf(mine.bus, sizeof mine.bus, "device %d", device);
+    const auto all = group.allgather(std::as_bytes(std::span(&mine, 1)));
+    std::vector<rank_gpu> out;
+    for (std::size_t i = 0; i < all.size() / sizeof(record); ++i) {
+      record r{};
+      std::memcpy(&r, all.data() + i * sizeof(record), sizeof(record));
+      out.push_back({static_cast<int>(i), r.node,
+                     std::string(r.host, ::strnlen(r.host, sizeof r.host)),
+                     std::string(r.bus, ::strnlen(r.bus, sizeof r.bus))});
+    }
+    return out;
+  }
+
+  // NCCL reads NCCL_DEBUG* once, at its first initialisation: before any NCCL call, send its
+  // INIT and NET lines to a file of this process, unless the user chose NCCL's debug output.
+  struct debug_file {
+    std::filesystem::path path;
+    ~debug_file() {
+      std::error_code ec;
+      std::filesystem::remove(path, ec);
+    }
+  };
+  void capture_debug() {
+    if (std::getenv("NCCL_DEBUG") || std::getenv("NCCL_DEBUG_FILE")) return;
+    auto d = std::make_unique<debug_file>();
+    d->path = std::filesystem::temp_directory_path() /
+              ("gpubench-nccl-" + std::to_string(::getpid()) + ".log");
+    ::setenv("NCCL_DEBUG", "INFO", 0);
+    ::setenv("NCCL_DEBUG_SUBSYS", "INIT,NET", 0);
+    ::setenv("NCCL_DEBUG_FILE", d->path.c_str(), 0);
+    m_debug = std::move(d);
+  }
+
   bool load() {
     if (m_lib) return true;
     if (!m_load_error.empty()) return false;
+    capture_debug();
     try {
       m_lib = std::make_unique<nccl::library>();
     } catch (const std::exception& e) {
@@ -93,6 +160,7 @@ class nccl_real final : public nccl_runtime {
     return m_lib != nullptr;
   }
 
+  std::unique_ptr<debug_file> m_debug;
   std::unique_ptr<nccl::library> m_lib;
   std::string m_load_error;
 };
