@@ -120,7 +120,10 @@ TEST(RdmaParams, WindowDepthsAndSignalling) {
   EXPECT_EQ(rdma::send_depth(test_kind::bandwidth, 128, 16384), 128u);
   EXPECT_EQ(rdma::send_depth(test_kind::bandwidth, 128, 64),
             63u);  // device limit less the sync slot
-  EXPECT_LE(rdma::send_depth(test_kind::latency, 128, 16384), 4u);
+  // Ping-pong: room for 2 x the signal interval (the signalled post is reaped only before the
+  // next one) and the control slots, within the device.
+  EXPECT_EQ(rdma::send_depth(test_kind::latency, 128, 16384), 204u);
+  EXPECT_EQ(rdma::send_depth(test_kind::latency, 128, 64), 64u);
   // Send bandwidth keeps max(512, 2 x window) receives posted, within the device's limit.
   EXPECT_EQ(rdma::recv_depth(test_kind::bandwidth, rdma::rdma_op::send, 128, 16384), 512u);
   EXPECT_EQ(rdma::recv_depth(test_kind::bandwidth, rdma::rdma_op::send, 1024, 16384), 2048u);
@@ -194,4 +197,19 @@ TEST(RdmaParams, DmabufExportStartsOnAPage) {
   const auto aligned = dmabuf_range_for(0x7f0000200000ull, 0x10000, 4096);
   EXPECT_EQ(aligned.offset, 0u);
   EXPECT_EQ(aligned.length, 0x10000u);
+}
+
+// Ping-pong signals one post in cq_mod as perftest's latency tests (a send completes with the
+// peer's ACK, which RoCE may delay), and never more posts are outstanding than the queue holds.
+TEST(RdmaParams, PingPongSignalsOneInAHundredWithinTheQueue) {
+  using rdma::test_kind;
+  EXPECT_EQ(rdma::latency_signal_interval(rdma::send_depth(test_kind::latency, 128, 16384)), 100u);
+  for (std::uint32_t cap : {1u, 2u, 5u, 6u, 64u, 203u, 204u, 16384u}) {
+    const std::uint32_t depth = rdma::send_depth(test_kind::latency, 128, cap);
+    const std::uint32_t every = rdma::latency_signal_interval(depth);
+    EXPECT_GE(every, 1u) << cap;
+    if (every > 1) {  // every post signalled: reaped before the next, one outstanding
+      EXPECT_LE(2 * every + 4, depth) << cap;
+    }
+  }
 }

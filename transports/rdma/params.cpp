@@ -11,6 +11,11 @@ namespace gpubench::transports::rdma {
 
 namespace {
 
+// Ping-pong: one signalled post in this many at most (perftest's cq_mod), and the slots beyond
+// 2 x that for the control sends of the point protocol.
+constexpr std::uint32_t latency_signal_every = default_cq_mod;
+constexpr std::uint32_t latency_spare_slots = 4;
+
 std::uint32_t bounded(const core::run_context& ctx, const char* name, long long lo, long long hi,
                       std::uint32_t fallback) {
   const auto v = ctx.option_int(name);
@@ -137,11 +142,17 @@ std::vector<std::string> bandwidth_directions(rdma_op op, bw_directions d) {
 
 std::uint32_t send_depth(test_kind test, std::uint32_t requested, std::uint32_t device_max_wr) {
   const std::uint32_t cap = std::max<std::uint32_t>(device_max_wr, 1);
-  // Ping-pong keeps one message in flight, plus the control sends of the point protocol.
-  if (test == test_kind::latency) return std::min<std::uint32_t>(4, cap);
+  if (test == test_kind::latency)
+    return std::min<std::uint32_t>(2 * latency_signal_every + latency_spare_slots, cap);
   // The send queue also holds the sync message of a bidirectional sample.
   const std::uint32_t window_cap = cap > sync_send_slots ? cap - sync_send_slots : 1;
   return std::clamp<std::uint32_t>(requested, 1, window_cap);
+}
+
+std::uint32_t latency_signal_interval(std::uint32_t send_queue_depth) {
+  const std::uint32_t room =
+      send_queue_depth > latency_spare_slots ? send_queue_depth - latency_spare_slots : 0;
+  return std::clamp<std::uint32_t>(room / 2, 1, latency_signal_every);
 }
 
 std::uint32_t recv_depth(test_kind test, rdma_op op, std::uint32_t tx_depth,

@@ -89,9 +89,16 @@ bool use_inline(rdma_op op, std::uint64_t size, std::uint32_t wanted, std::uint3
 // The one-way direction of `op`: "to_peer" (send, write) or "from_peer" (read).
 std::string uni_direction(rdma_op op);
 
-// Depth of the send queue: 1 for latency (ping-pong), else the requested window clamped to
-// the device's max_qp_wr less the sync slots.
+// Depth of the send queue: for latency (ping-pong) room for the unsignalled posts between
+// two signalled ones (latency_signal_interval) and control slots; else the requested window
+// clamped to the device's max_qp_wr less the sync slots.
 std::uint32_t send_depth(test_kind test, std::uint32_t requested, std::uint32_t device_max_wr);
+// Ping-pong signals one post in this many (perftest's latency tests signal one in cq_mod,
+// default 100): a send or write completes only when the peer acknowledges it, and RoCE
+// devices may coalesce or delay that ACK (soft-RoCE asks for one every 128 packets), while
+// the round trip is timed by the reply. The signalled post is reaped just before the next
+// signalled one, so up to 2 x the interval are outstanding: it fits `send_queue_depth`.
+std::uint32_t latency_signal_interval(std::uint32_t send_queue_depth);
 // Receives kept posted: max(512, 2 x the send window) for send bandwidth, a few for
 // ping-pong (one per outstanding message plus control), clamped to the device.
 std::uint32_t recv_depth(test_kind test, rdma_op op, std::uint32_t tx_depth,

@@ -9,6 +9,7 @@
 #include "core/errors.hpp"
 #include "transports/rdma/bandwidth_flow.hpp"
 #include "transports/rdma/cm_connector.hpp"
+#include "transports/rdma/pingpong_poster.hpp"
 #include "transports/rdma/rdma_settings.hpp"
 #include "transports/rdma/rdma_transport.hpp"
 #include "transports/rdma/session_util.hpp"
@@ -96,7 +97,8 @@ class rdma_active final : public active_endpoint {
       : m_s(settings_from(setup.params)),
         m_ep(config_for(m_s, m_s.client, setup), connector_for(m_s, setup, cm_role::active)),
         m_timeout(std::max(setup.io_timeout, milliseconds(1000))),
-        m_flow(m_ep, m_s.op, signal_interval(m_s.cq_mod, m_ep.tx_depth()), m_timeout) {
+        m_flow(m_ep, m_s.op, signal_interval(m_s.cq_mod, m_ep.tx_depth()), m_timeout),
+        m_pingpong(m_ep, "latency", m_timeout) {
     connect_over(m_ep, setup);
   }
 
@@ -166,17 +168,15 @@ class rdma_active final : public active_endpoint {
     const std::uint64_t size = m_spec.bytes;
     switch (m_s.op) {
       case rdma_op::send: {
-        m_ep.post(rdma_op::send, size, ++m_wr, true);
+        m_pingpong.post(rdma_op::send, size);
         const ibv_wc reply = wait_recv(m_ep, "send latency", m_timeout);
         m_ep.post_recv(reply.wr_id);  // keep the receive queue full
-        wait_send(m_ep, "send latency", m_timeout);
         break;
       }
       case rdma_op::write: {
         m_mark = next_mark(m_mark);
         m_ep.source()[size - 1] = static_cast<std::byte>(m_mark);
-        m_ep.post(rdma_op::write, size, ++m_wr, true);
-        wait_send(m_ep, "write latency", m_timeout);
+        m_pingpong.post(rdma_op::write, size);
         const volatile std::uint8_t* last =
             reinterpret_cast<const volatile std::uint8_t*>(m_ep.target() + size - 1);
         spin_deadline deadline(m_timeout);
@@ -214,6 +214,7 @@ class rdma_active final : public active_endpoint {
   endpoint m_ep;
   milliseconds m_timeout;
   bandwidth_flow m_flow;
+  pingpong_poster m_pingpong;
   point_spec m_spec;
   point_totals m_totals;
   cpu_usage m_cpu0;
@@ -238,7 +239,8 @@ class rdma_passive final : public passive_endpoint {
       : m_s(settings_from(setup.params)),
         m_ep(config_for(m_s, m_s.server, setup), connector_for(m_s, setup, cm_role::passive)),
         m_timeout(std::max(setup.io_timeout, milliseconds(1000))),
-        m_flow(m_ep, m_s.op, signal_interval(m_s.cq_mod, m_ep.tx_depth()), m_timeout) {
+        m_flow(m_ep, m_s.op, signal_interval(m_s.cq_mod, m_ep.tx_depth()), m_timeout),
+        m_pingpong(m_ep, "latency", m_timeout) {
     connect_over(m_ep, setup);
   }
 
@@ -292,8 +294,7 @@ class rdma_passive final : public passive_endpoint {
     for (;;) {
       if (m_ep.poll_recv({&wc, 1}) == 1) {
         m_ep.post_recv(wc.wr_id);
-        m_ep.post(rdma_op::send, m_spec.bytes, ++m_wr, true);
-        wait_send(m_ep, "send latency reply", m_timeout);
+        m_pingpong.post(rdma_op::send, m_spec.bytes);
         t.messages += 2;
         t.bytes += 2 * m_spec.bytes;
         s.progress(m_timeout);
@@ -314,8 +315,7 @@ class rdma_passive final : public passive_endpoint {
       if (*last == want) {
         mark = want;
         m_ep.source()[size - 1] = static_cast<std::byte>(mark);
-        m_ep.post(rdma_op::write, size, ++m_wr, true);
-        wait_send(m_ep, "write latency reply", m_timeout);
+        m_pingpong.post(rdma_op::write, size);
         t.messages += 2;
         t.bytes += 2 * size;
         s.progress(m_timeout);
@@ -388,8 +388,8 @@ class rdma_passive final : public passive_endpoint {
   endpoint m_ep;
   milliseconds m_timeout;
   bandwidth_flow m_flow;
+  pingpong_poster m_pingpong;
   point_spec m_spec;
-  std::uint64_t m_wr = 0;
 };
 
 }  // namespace
