@@ -12,8 +12,9 @@
 #    sample after 100 warm-ups and stops at 2 s per size; perftest runs -n 1000 iterations.
 #  - bandwidth: gpubench's median sample against perftest's "BW average" (MB/sec there is
 #    2^20 bytes/s; converted to decimal GB/s here). perftest times one run of -n work requests;
-#    gpubench times several samples of --rdma-iters work requests (fewer for large messages:
-#    about 50 ms of line rate per sample) and reports their median, after one untimed window.
+#    gpubench times several samples, each sized from a calibrated rate to last about 50 ms
+#    (--rdma-iters work requests at least, as far as 100 ms allows), and reports their median;
+#    the calibration probes are its warm-up.
 #  - both use one RC QP, a window of 128 outstanding work requests and a signalled completion
 #    every 100 (perftest's -t 128 -Q 100 are set explicitly); perftest inlines small sends in
 #    bandwidth tests by default, gpubench only when --rdma-inline asks.
@@ -78,7 +79,7 @@ chmod 755 "$out"
 kver=$(softroce_kernel)
 softroce_initramfs "$kver" "$out/initramfs.gz"
 echo "exec bash $here/perftest-vs-gpubench.sh --in-guest $gpubench $out" >"$out/cmd.sh"
-echo "booting a guest ($kver, TCG) and running perftest and gpubench on rxe0 (about 10 minutes) ..."
+echo "booting a guest ($kver, TCG) and running perftest and gpubench on rxe0 (about 3 minutes) ..."
 softroce_boot "$kver" "$out/initramfs.gz" "$out" guest "$out/cmd.sh" 1500
 if [[ ! -s $out/guest.rc ]]; then
   echo "the guest did not finish (console and log follow); ratios of what ran:" >&2
@@ -128,8 +129,9 @@ Where the two measure differently:
   latency   gpubench: median of every round trip after 100 warm-ups, at most 2 s per size;
             perftest: t_typical (median) of -n 1000. Both one-way (half the round trip) for
             send and write, the whole round trip for read.
-  bandwidth gpubench: median of several samples of --rdma-iters 1000 work requests (fewer for
-            large messages), after one untimed window; perftest: BW average of one run of
+  bandwidth gpubench: median of several samples of about 50 ms each (at least --rdma-iters
+            1000 work requests, as far as 100 ms allows), after calibration probes that are
+            its warm-up; perftest: BW average of one run of
             -n 1000 (MB/sec = 2^20 B/s, converted to decimal GB/s). Both: one RC QP, 128
             outstanding, a signalled completion every 100.
   On an emulated device both follow how the host schedules the guest's vCPUs more than RDMA:
