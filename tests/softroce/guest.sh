@@ -3,9 +3,8 @@
 #   loopback  rxe0 on one end of a veth pair (198.18.0.1/24), the net.rdma.* cases in loopback
 #             with --rdma-cm off and on; then, as host A of the two-host case, rxe0 moved to
 #             the NIC (198.18.1.1/24) and `gpubench serve` until host B is done.
-#   peer      host B: rxe0 on its NIC (198.18.1.2/24), the cases with --peer 198.18.1.1, one
-#             way only (--rdma-direction uni: both ways across the two guests fails today,
-#             see docs/rdma.md).
+#   peer      host B: rxe0 on its NIC (198.18.1.2/24), the cases (one way and both ways) with
+#             --peer 198.18.1.1.
 # Every step's output goes to OUT/ROLE.log; results to OUT/*.json. Exit status: the first failure.
 set -u
 role=$1
@@ -74,7 +73,7 @@ case $role in
     if ((rxe_ok)) && step "host A serving" wait_for_file "$OUT/serve.ready" 240; then
       # shellcheck disable=SC2086
       step "two hosts" "$GPUBENCH" run --suite network --filter '^net\.rdma\.' --quiet \
-        --peer 198.18.1.1:18515 --rdma-direction uni $CASE_ARGS --out "$OUT/two-hosts.json"
+        --peer 198.18.1.1:18515 $CASE_ARGS --out "$OUT/two-hosts.json"
     fi
     touch "$OUT/peer.done"
     ;;

@@ -4,7 +4,7 @@
 #   guest A: rxe0 on a veth end, every net.rdma.{latency,bandwidth} case (send, write, read;
 #            one way and both ways) in loopback with --rdma-cm off and on; then rxe0 on its NIC
 #            and `gpubench serve`;
-#   guest B: rxe0 on its NIC, the cases one way (--rdma-direction uni) with --peer towards A.
+#   guest B: rxe0 on its NIC, the cases (one way and both ways) with --peer towards A.
 # check_result.py then checks every result file. Skipped (77) only when no guest can boot here.
 # usage: softroce_test.sh GPUBENCH
 set -u
@@ -79,7 +79,7 @@ check() { # check FILE LABEL [--rdma-cm on]
 }
 check "$out/loopback-cm-off.json" "loopback --rdma-cm off"
 check "$out/loopback-cm-on.json" "loopback --rdma-cm on" --rdma-cm on
-check "$out/two-hosts.json" "two hosts" --uni
+check "$out/two-hosts.json" "two hosts"
 if ((failed)); then
   echo "soft-RoCE: FAILED (KEEP=1 keeps $out)"
   exit 1
