@@ -2,15 +2,16 @@
 names its device, port, GID index and type (RoCE v2) and MTU, and its values are plausible
 (bandwidth above 0 and below the port's line rate, latency above 1 us).
 
-usage: check_result.py FILE LABEL [--rdma-cm on|off] [--uni]
-(--uni: the run had --rdma-direction uni, so no bidir cases are expected.)
+usage: check_result.py FILE LABEL [--rdma-cm on|off] [--completion poll|event]
+(--completion event: every case records it, and write latency is skipped with the reason:
+the reply is a byte the CPU polls for, which no completion event announces.)
 Prints one line per case and exits 1 naming every problem."""
 import json
 import sys
 
 path, label, args = sys.argv[1], sys.argv[2], sys.argv[3:]
 cm = args[args.index("--rdma-cm") + 1] if "--rdma-cm" in args else "off"
-uni = "--uni" in args
+completion = args[args.index("--completion") + 1] if "--completion" in args else "poll"
 problems = []
 
 
@@ -24,13 +25,17 @@ if run["run"]["status"] != "complete":
 want = {("net.rdma.latency", op, None) for op in ("send", "write", "read")}
 want |= {("net.rdma.bandwidth", op, d) for op, d in
          (("send", "to_peer"), ("write", "to_peer"), ("read", "from_peer"),
-          ("send", "bidir"), ("write", "bidir"), ("read", "bidir")) if not (uni and d == "bidir")}
+          ("send", "bidir"), ("write", "bidir"), ("read", "bidir"))}
 seen = set()
 for case in run["results"]:
     params, ctx = case["params"], case.get("context", {})
     key = (case["benchmark"], params.get("op"), params.get("direction"))
     name = " ".join(str(k) for k in key if k)
     seen.add(key)
+    if completion == "event" and key == ("net.rdma.latency", "write", None):
+        if case["status"] != "skipped" or "event" not in case.get("reason", ""):
+            problem(f"{name}: {case['status']}, not skipped for event completions")
+        continue
     if case["status"] != "ok":
         problem(f"{name}: {case['status']}: {case.get('reason', '')}")
         continue
@@ -40,7 +45,8 @@ for case in run["results"]:
                       ("gid_type", ctx.get("gid_type") == "RoCE v2"),
                       ("mtu", ctx.get("mtu") in (256, 512, 1024, 2048, 4096)),
                       ("link_layer", ctx.get("link_layer") == "Ethernet"),
-                      ("connection", (ctx.get("connection") == "rdma_cm") == (cm == "on"))):
+                      ("connection", (ctx.get("connection") == "rdma_cm") == (cm == "on")),
+                      ("completion_mode", ctx.get("completion_mode") == completion)):
         if not ok:
             problem(f"{name}: context {field} = {ctx.get(field)!r}")
     peak = case.get("peak")

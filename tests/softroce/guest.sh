@@ -1,8 +1,9 @@
 # Runs inside a soft-RoCE guest (see vm.sh), as `bash guest.sh ROLE` with GPUBENCH, OUT (the
 # writable result share) and CASE_ARGS set. Roles:
 #   loopback  rxe0 on one end of a veth pair (198.18.0.1/24), the net.rdma.* cases in loopback
-#             with --rdma-cm off and on; then, as host A of the two-host case, rxe0 moved to
-#             the NIC (198.18.1.1/24) and `gpubench serve` until host B is done.
+#             with --rdma-cm off and on, and with --rdma-completion event; then, as host A of
+#             the two-host case, rxe0 moved to the NIC (198.18.1.1/24) and `gpubench serve`
+#             until host B is done.
 #   peer      host B: rxe0 on its NIC (198.18.1.2/24), the cases (one way and both ways) with
 #             --peer 198.18.1.1.
 # Every step's output goes to OUT/ROLE.log; results to OUT/*.json. Exit status: the first failure.
@@ -48,6 +49,10 @@ case $role in
       step "loopback --rdma-cm $cm" "$GPUBENCH" run --suite network --filter '^net\.rdma\.' \
         --quiet --rdma-cm "$cm" $CASE_ARGS --out "$OUT/loopback-cm-$cm.json"
     done
+    # shellcheck disable=SC2086
+    step "loopback --rdma-completion event" "$GPUBENCH" run --suite network \
+      --filter '^net\.rdma\.' --quiet --rdma-completion event $CASE_ARGS \
+      --out "$OUT/loopback-event.json"
     # Host A of the two-host case.
     rdma link delete rxe0
     ip addr add 198.18.1.1/24 dev eth0

@@ -2,7 +2,7 @@
 # Soft-RoCE: net.rdma.* on a real kernel RDMA stack. Boots Debian's kernel under QEMU (vm.sh)
 # twice at once, joined by a QEMU socket netdev:
 #   guest A: rxe0 on a veth end, every net.rdma.{latency,bandwidth} case (send, write, read;
-#            one way and both ways) in loopback with --rdma-cm off and on; then rxe0 on its NIC
+#            one way and both ways) in loopback with --rdma-cm off and on and with event completions; then rxe0 on its NIC
 #            and `gpubench serve`;
 #   guest B: rxe0 on its NIC, the cases (one way and both ways) with --peer towards A.
 # check_result.py then checks every result file. Skipped (77) only when no guest can boot here.
@@ -79,6 +79,7 @@ check() { # check FILE LABEL [--rdma-cm on]
 }
 check "$out/loopback-cm-off.json" "loopback --rdma-cm off"
 check "$out/loopback-cm-on.json" "loopback --rdma-cm on" --rdma-cm on
+check "$out/loopback-event.json" "loopback --rdma-completion event" --completion event
 check "$out/two-hosts.json" "two hosts"
 if ((failed)); then
   echo "soft-RoCE: FAILED (KEEP=1 keeps $out)"
