@@ -26,7 +26,9 @@ packages=(nvidia-cuda-toolkit nvidia-cuda-dev libnvvm4 libcudart11.0
 apt_dir="$prefix/apt"
 debs="$prefix/debs"
 mkdir -p "$apt_dir/lists/partial" "$apt_dir/cache/archives/partial" "$debs"
-echo "deb http://deb.debian.org/debian bookworm main non-free" >"$apt_dir/sources.list"
+# The machine's own Debian mirror when it names one (a local mirror or proxy), else Debian's.
+mirror=$(awk '/^URIs:/{print $2; exit}' /etc/apt/sources.list.d/debian.sources 2>/dev/null || true)
+echo "deb ${mirror:-http://deb.debian.org/debian} bookworm main non-free" >"$apt_dir/sources.list"
 apt_opts=(-o "Dir::Etc::sourcelist=$apt_dir/sources.list" -o "Dir::Etc::sourceparts=-"
           -o "Dir::State::Lists=$apt_dir/lists" -o "Dir::Cache=$apt_dir/cache"
           -o "APT::Get::List-Cleanup=0" -o "Debug::NoLocking=1"
