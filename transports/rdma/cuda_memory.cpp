@@ -1,6 +1,6 @@
 // GPU memory for GPUDirect RDMA: cudaMalloc'd, registered through DMA-BUF when the GPU and
 // driver offer it, else with ibv_reg_mr on the device pointer (needs nvidia-peermem).
-// The driver API is reached through cudaGetDriverEntryPointByVersion, so the binary still
+// The driver API is reached through cudaGetDriverEntryPoint(ByVersion), so the binary still
 // links only the static CUDA runtime and starts on hosts without libcuda.
 #include <cuda.h>
 #include <cuda_runtime_api.h>
@@ -29,11 +29,18 @@ std::string cuda_text(cudaError_t e) {
 template <typename F>
 F driver_entry(const char* symbol, unsigned version) {
   void* fn = nullptr;
+#if CUDART_VERSION >= 12050
   cudaDriverEntryPointQueryResult status{};
   if (cudaGetDriverEntryPointByVersion(symbol, &fn, version, cudaEnableDefault, &status) !=
           cudaSuccess ||
       status != cudaDriverEntryPointSuccess)
     return nullptr;
+#else
+  // Toolkits before 12.5 (CUDA 11.8 among them) have only the lookup of the symbol's version
+  // that matches the runtime; both symbols used here kept their signature since 11.7.
+  (void)version;
+  if (cudaGetDriverEntryPoint(symbol, &fn, cudaEnableDefault) != cudaSuccess || !fn) return nullptr;
+#endif
   return reinterpret_cast<F>(fn);
 }
 
