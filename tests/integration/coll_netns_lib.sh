@@ -34,14 +34,19 @@ netns_cluster_down() {
 }
 
 # Writes an rsh agent for mpirun: `agent [opts] 198.18.6.I command...` runs the command in
-# namespace PREFIX-hI.
+# namespace PREFIX-hI, with Open MPI's session directory in a folder of that host's own: the
+# hosts share one /tmp and one hostname, and daemons creating the same session directory at
+# once fail now and then ("mkdir ... File exists"), which separate machines never do.
 netns_rsh_agent() {
-  local prefix=$1 path=$2
+  local prefix=$1 path=$2 tmpbase
+  tmpbase="$(dirname "$path")/session"
   cat >"$path" <<AGENT
 #!/usr/bin/env bash
 while [[ \$1 == -* ]]; do shift; done
 host=\$1; shift
-exec ip netns exec "$prefix-h\${host##*.}" /bin/sh -c "\$*"
+mkdir -p "$tmpbase/h\${host##*.}"
+exec ip netns exec "$prefix-h\${host##*.}" env OMPI_MCA_orte_tmpdir_base="$tmpbase/h\${host##*.}" \
+  /bin/sh -c "\$*"
 AGENT
   chmod +x "$path"
 }
