@@ -66,12 +66,57 @@ struct run_info {
   run_status status = run_status::running;
 };
 
+// Cluster mode (one launch over two or more nodes); core/cluster.hpp has the pair indexing.
+enum class node_status { ok, stalled, failed };
+std::string to_string(node_status s);
+
+struct cluster_node {
+  std::string name;        // the node's name (its hostname unless overridden)
+  std::vector<int> ranks;  // the launcher's ranks on this node
+  node_status status = node_status::ok;
+  std::string reason;  // why not ok: "no answer within 60 s in pair round 3"
+  nlohmann::json system = nlohmann::json::object();  // as the top-level "system" block
+  std::vector<case_result> results;  // what the node measured by itself (memory, gpu suites)
+};
+
+// One network measurement taken over every pair: a benchmark case (id, params, one size) and
+// its per-pair summaries, indexed by pair_index() (core/cluster.hpp). A pair not measured has no
+// median (nullopt).
+struct pair_measurement {
+  std::string benchmark;  // net.tcp.latency, net.tcp.bandwidth, net.rdma.latency, ...
+  nlohmann::json params = nlohmann::json::object();  // op, streams, direction, ...
+  std::uint64_t bytes = 0;
+  std::string metric;  // "latency" | "bandwidth"
+  std::string unit;    // "us" | "GB/s"
+  std::string better;  // "lower" | "higher"
+  std::vector<std::optional<double>> median;
+  std::vector<std::optional<double>> p99;
+  std::vector<std::uint32_t> count;          // samples behind each summary
+  std::vector<std::vector<double>> samples;  // raw samples per pair, only with --pair-samples
+};
+
+struct pair_failure {
+  std::size_t a = 0;
+  std::size_t b = 0;
+  std::string benchmark;
+  std::string reason;
+};
+
+struct cluster_section {
+  std::vector<cluster_node> nodes;  // node index = position here (pair_index uses it)
+  std::size_t rounds = 0;           // rounds of the round-robin schedule that ran
+  std::size_t concurrency = 0;      // pairs measured at once at most (0: no cap)
+  std::vector<pair_measurement> pairs;
+  std::vector<pair_failure> failures;
+};
+
 struct result_file {
   std::string schema = result_schema_id;
   tool_info tool;
   run_info run;
   nlohmann::json system = nlohmann::json::object();
   std::vector<case_result> results;
+  std::optional<cluster_section> cluster;  // only from a cluster launch
 };
 
 }  // namespace gpubench::core

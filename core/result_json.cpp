@@ -10,6 +10,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "core/cluster.hpp"
 #include "core/errors.hpp"
 
 namespace gpubench::core {
@@ -175,47 +176,56 @@ case_result read_case(const reader& r) {
 
 }  // namespace
 
+json case_to_json(const case_result& c) {
+  json points = json::array();
+  for (const auto& p : c.points) {
+    json samples = json::array();
+    for (double v : p.samples)
+      samples.push_back(number(v));
+    points.push_back({{"bytes", p.bytes},
+                      {"stats", stats_json(p.stats)},
+                      {"samples", std::move(samples)},
+                      {"extra", p.extra},
+                      {"stopped_by", p.stopped_by},
+                      {"warmup", p.warmup},
+                      {"seconds", number(p.seconds)}});
+  }
+  json jc = {{"benchmark", c.benchmark},
+             {"params", c.params},
+             {"status", to_string(c.status)},
+             {"metric", c.metric},
+             {"unit", c.unit},
+             {"better", c.better},
+             {"context", c.context},
+             {"points", std::move(points)}};
+  if (c.status != case_status::ok) jc["reason"] = c.reason;
+  if (c.peak)
+    jc["peak"] = {
+        {"value", number(c.peak->value)}, {"unit", c.peak->unit}, {"basis", c.peak->basis}};
+  return jc;
+}
+
+case_result case_from_json(const json& j, const std::string& path) {
+  return read_case(reader(j, path));
+}
+
 json to_json(const result_file& f) {
   json results = json::array();
-  for (const auto& c : f.results) {
-    json points = json::array();
-    for (const auto& p : c.points) {
-      json samples = json::array();
-      for (double v : p.samples)
-        samples.push_back(number(v));
-      points.push_back({{"bytes", p.bytes},
-                        {"stats", stats_json(p.stats)},
-                        {"samples", std::move(samples)},
-                        {"extra", p.extra},
-                        {"stopped_by", p.stopped_by},
-                        {"warmup", p.warmup},
-                        {"seconds", number(p.seconds)}});
-    }
-    json jc = {{"benchmark", c.benchmark},
-               {"params", c.params},
-               {"status", to_string(c.status)},
-               {"metric", c.metric},
-               {"unit", c.unit},
-               {"better", c.better},
-               {"context", c.context},
-               {"points", std::move(points)}};
-    if (c.status != case_status::ok) jc["reason"] = c.reason;
-    if (c.peak)
-      jc["peak"] = {
-          {"value", number(c.peak->value)}, {"unit", c.peak->unit}, {"basis", c.peak->basis}};
-    results.push_back(std::move(jc));
-  }
-  return {{"schema", f.schema},
-          {"tool", {{"name", f.tool.name}, {"version", f.tool.version}, {"git", f.tool.git}}},
-          {"run",
-           {{"id", f.run.id},
-            {"started", f.run.started},
-            {"finished", f.run.finished},
-            {"argv", f.run.argv},
-            {"suite", f.run.suite},
-            {"status", to_string(f.run.status)}}},
-          {"system", f.system},
-          {"results", std::move(results)}};
+  for (const auto& c : f.results)
+    results.push_back(case_to_json(c));
+  json j = {{"schema", f.schema},
+            {"tool", {{"name", f.tool.name}, {"version", f.tool.version}, {"git", f.tool.git}}},
+            {"run",
+             {{"id", f.run.id},
+              {"started", f.run.started},
+              {"finished", f.run.finished},
+              {"argv", f.run.argv},
+              {"suite", f.run.suite},
+              {"status", to_string(f.run.status)}}},
+            {"system", f.system},
+            {"results", std::move(results)}};
+  if (f.cluster) j["cluster"] = cluster_to_json(*f.cluster);
+  return j;
 }
 
 result_file result_from_json(const json& j, const std::string& origin) {
@@ -244,6 +254,7 @@ result_file result_from_json(const json& j, const std::string& origin) {
     const reader results = r.at("results");
     for (std::size_t i = 0, n = results.array_size(); i < n; ++i)
       f.results.push_back(read_case(results.at(i)));
+    if (r.has("cluster")) f.cluster = cluster_from_json(r.at("cluster").object());
     return f;
   } catch (const input_error& e) {
     throw input_error(origin + ": " + e.what());

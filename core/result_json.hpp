@@ -13,6 +13,11 @@ namespace gpubench::core {
 
 nlohmann::json to_json(const result_file& file);
 
+// One case of "results" (also a cluster node's results): its JSON form, and back with errors
+// prefixed with `path` ("results[3]").
+nlohmann::json case_to_json(const case_result& c);
+case_result case_from_json(const nlohmann::json& j, const std::string& path);
+
 // Validates and converts; throws input_error prefixed with `origin`.
 result_file result_from_json(const nlohmann::json& j, const std::string& origin);
 

@@ -1,0 +1,227 @@
+// JSON form of a result file's "cluster" section (core/cluster.hpp). Per-pair summaries are
+// arrays in pair_index() order, so a 1,000-node matrix stays a few MB per measurement.
+#include <cmath>
+
+#include "core/cluster.hpp"
+#include "core/errors.hpp"
+#include "core/result_json.hpp"
+
+namespace gpubench::core {
+
+using nlohmann::json;
+
+std::string to_string(node_status s) {
+  switch (s) {
+    case node_status::ok:
+      return "ok";
+    case node_status::stalled:
+      return "stalled";
+    case node_status::failed:
+      return "failed";
+  }
+  return "failed";
+}
+
+std::size_t pair_count(std::size_t n) {
+  return n < 2 ? 0 : n * (n - 1) / 2;
+}
+
+std::size_t pair_index(std::size_t a, std::size_t b, std::size_t n) {
+  if (a > b) std::swap(a, b);
+  if (a == b || b >= n)
+    throw std::out_of_range("pair_index: no pair {" + std::to_string(a) + ", " + std::to_string(b) +
+                            "} of " + std::to_string(n) + " nodes");
+  // Pairs before row a: (n-1) + (n-2) + ... + (n-a) = a(2n-a-1)/2.
+  return a * (2 * n - a - 1) / 2 + (b - a - 1);
+}
+
+namespace {
+
+[[noreturn]] void fail(const std::string& path, const std::string& what) {
+  throw input_error(path + ": " + what);
+}
+
+const json& field(const json& j, const std::string& path, const std::string& key) {
+  if (!j.is_object()) fail(path, "expected an object");
+  const auto it = j.find(key);
+  if (it == j.end()) fail(path + "." + key, "missing");
+  return *it;
+}
+
+std::string text(const json& j, const std::string& path) {
+  if (!j.is_string()) fail(path, "expected a string");
+  return j.get<std::string>();
+}
+
+std::uint64_t whole(const json& j, const std::string& path) {
+  if (!j.is_number_unsigned() && !(j.is_number_integer() && j.get<std::int64_t>() >= 0))
+    fail(path, "expected a non-negative integer");
+  return j.get<std::uint64_t>();
+}
+
+const json& array(const json& j, const std::string& path) {
+  if (!j.is_array()) fail(path, "expected an array");
+  return j;
+}
+
+// A summary array: numbers, or null for a pair not measured.
+std::vector<std::optional<double>> optional_numbers(const json& j, const std::string& path,
+                                                    std::size_t expected) {
+  array(j, path);
+  if (j.size() != expected)
+    fail(path, "has " + std::to_string(j.size()) + " entries, expected one per pair (" +
+                   std::to_string(expected) + ")");
+  std::vector<std::optional<double>> out;
+  out.reserve(expected);
+  for (std::size_t i = 0; i < j.size(); ++i) {
+    if (j[i].is_null()) {
+      out.emplace_back();
+      continue;
+    }
+    if (!j[i].is_number()) fail(path + "[" + std::to_string(i) + "]", "expected a number or null");
+    const double v = j[i].get<double>();
+    if (!std::isfinite(v) || v < 0)
+      fail(path + "[" + std::to_string(i) + "]", "expected a finite non-negative number");
+    out.push_back(v);
+  }
+  return out;
+}
+
+json optional_numbers_json(const std::vector<std::optional<double>>& values) {
+  json out = json::array();
+  for (const auto& v : values)
+    out.push_back(v && std::isfinite(*v) ? json(*v) : json(nullptr));
+  return out;
+}
+
+cluster_node read_node(const json& j, const std::string& path) {
+  cluster_node n;
+  n.name = text(field(j, path, "name"), path + ".name");
+  if (n.name.empty()) fail(path + ".name", "empty");
+  const json& ranks = array(field(j, path, "ranks"), path + ".ranks");
+  for (std::size_t i = 0; i < ranks.size(); ++i)
+    n.ranks.push_back(
+        static_cast<int>(whole(ranks[i], path + ".ranks[" + std::to_string(i) + "]")));
+  const std::string status = text(field(j, path, "status"), path + ".status");
+  if (status == "ok")
+    n.status = node_status::ok;
+  else if (status == "stalled")
+    n.status = node_status::stalled;
+  else if (status == "failed")
+    n.status = node_status::failed;
+  else
+    fail(path + ".status", "unexpected value '" + status + "'");
+  if (j.contains("reason")) n.reason = text(j["reason"], path + ".reason");
+  const json& system = field(j, path, "system");
+  if (!system.is_object()) fail(path + ".system", "expected an object");
+  n.system = system;
+  const json& results = array(field(j, path, "results"), path + ".results");
+  for (std::size_t i = 0; i < results.size(); ++i)
+    n.results.push_back(case_from_json(results[i], path + ".results[" + std::to_string(i) + "]"));
+  return n;
+}
+
+pair_measurement read_pairs(const json& j, const std::string& path, std::size_t pairs) {
+  pair_measurement m;
+  m.benchmark = text(field(j, path, "benchmark"), path + ".benchmark");
+  m.params = field(j, path, "params");
+  if (!m.params.is_object()) fail(path + ".params", "expected an object");
+  m.bytes = whole(field(j, path, "bytes"), path + ".bytes");
+  m.metric = text(field(j, path, "metric"), path + ".metric");
+  m.unit = text(field(j, path, "unit"), path + ".unit");
+  m.better = text(field(j, path, "better"), path + ".better");
+  if (m.better != "higher" && m.better != "lower")
+    fail(path + ".better", "unexpected value '" + m.better + "'");
+  m.median = optional_numbers(field(j, path, "median"), path + ".median", pairs);
+  m.p99 = optional_numbers(field(j, path, "p99"), path + ".p99", pairs);
+  const json& count = array(field(j, path, "count"), path + ".count");
+  if (count.size() != pairs) fail(path + ".count", "expected one entry per pair");
+  for (std::size_t i = 0; i < count.size(); ++i)
+    m.count.push_back(
+        static_cast<std::uint32_t>(whole(count[i], path + ".count[" + std::to_string(i) + "]")));
+  if (j.contains("samples")) {
+    const json& samples = array(j["samples"], path + ".samples");
+    if (samples.size() != pairs) fail(path + ".samples", "expected one array per pair");
+    for (std::size_t i = 0; i < samples.size(); ++i) {
+      const std::string p = path + ".samples[" + std::to_string(i) + "]";
+      std::vector<double> values;
+      for (const auto& v : array(samples[i], p)) {
+        if (!v.is_number()) fail(p, "expected numbers");
+        values.push_back(v.get<double>());
+      }
+      m.samples.push_back(std::move(values));
+    }
+  }
+  return m;
+}
+
+}  // namespace
+
+json cluster_to_json(const cluster_section& c) {
+  json nodes = json::array();
+  for (const auto& n : c.nodes) {
+    json results = json::array();
+    for (const auto& r : n.results)
+      results.push_back(case_to_json(r));
+    json jn = {{"name", n.name},
+               {"ranks", n.ranks},
+               {"status", to_string(n.status)},
+               {"system", n.system},
+               {"results", results}};
+    if (!n.reason.empty()) jn["reason"] = n.reason;
+    nodes.push_back(std::move(jn));
+  }
+  json pairs = json::array();
+  for (const auto& m : c.pairs) {
+    json jm = {{"benchmark", m.benchmark},
+               {"params", m.params},
+               {"bytes", m.bytes},
+               {"metric", m.metric},
+               {"unit", m.unit},
+               {"better", m.better},
+               {"median", optional_numbers_json(m.median)},
+               {"p99", optional_numbers_json(m.p99)},
+               {"count", m.count}};
+    if (!m.samples.empty()) jm["samples"] = m.samples;
+    pairs.push_back(std::move(jm));
+  }
+  json failures = json::array();
+  for (const auto& f : c.failures)
+    failures.push_back({{"a", f.a}, {"b", f.b}, {"benchmark", f.benchmark}, {"reason", f.reason}});
+  return {{"nodes", std::move(nodes)},
+          {"schedule", {{"rounds", c.rounds}, {"concurrency", c.concurrency}}},
+          {"pairs", std::move(pairs)},
+          {"failures", std::move(failures)}};
+}
+
+cluster_section cluster_from_json(const json& j) {
+  const std::string path = "cluster";
+  cluster_section c;
+  const json& nodes = array(field(j, path, "nodes"), path + ".nodes");
+  for (std::size_t i = 0; i < nodes.size(); ++i)
+    c.nodes.push_back(read_node(nodes[i], path + ".nodes[" + std::to_string(i) + "]"));
+  const json& schedule = field(j, path, "schedule");
+  c.rounds = whole(field(schedule, path + ".schedule", "rounds"), path + ".schedule.rounds");
+  c.concurrency =
+      whole(field(schedule, path + ".schedule", "concurrency"), path + ".schedule.concurrency");
+  const std::size_t pairs = pair_count(c.nodes.size());
+  const json& measurements = array(field(j, path, "pairs"), path + ".pairs");
+  for (std::size_t i = 0; i < measurements.size(); ++i)
+    c.pairs.push_back(
+        read_pairs(measurements[i], path + ".pairs[" + std::to_string(i) + "]", pairs));
+  const json& failures = array(field(j, path, "failures"), path + ".failures");
+  for (std::size_t i = 0; i < failures.size(); ++i) {
+    const std::string p = path + ".failures[" + std::to_string(i) + "]";
+    pair_failure f;
+    f.a = whole(field(failures[i], p, "a"), p + ".a");
+    f.b = whole(field(failures[i], p, "b"), p + ".b");
+    if (f.a >= c.nodes.size() || f.b >= c.nodes.size() || f.a == f.b)
+      fail(p, "not a pair of the listed nodes");
+    f.benchmark = text(field(failures[i], p, "benchmark"), p + ".benchmark");
+    f.reason = text(field(failures[i], p, "reason"), p + ".reason");
+    c.failures.push_back(std::move(f));
+  }
+  return c;
+}
+
+}  // namespace gpubench::core
