@@ -2,7 +2,9 @@
 // ideal ring stays the same at any node count, so busbw at n nodes over busbw at the first
 // multi-node count (the first that crosses the network) is the scaling efficiency; where it
 // drops under scaling_falloff, scaling falls off.
+#include <algorithm>
 #include <cmath>
+#include <limits>
 #include <set>
 
 #include <fmt/format.h>
@@ -49,14 +51,14 @@ std::vector<finding> allreduce_scaling_rule(const core::result_file& f, const ru
     if (!(base > 0)) continue;
     std::vector<std::string> steps;
     std::optional<long long> falls_at;
-    double worst = 1;
+    double worst = std::numeric_limits<double>::infinity();  // over the counts after the first
     for (const auto* c : multi) {
       const double eff = busbw_at(*c, size) / base;
       if (!std::isfinite(eff)) continue;
       steps.push_back(fmt::format("{} nodes {} ({})", allreduce_nodes(*c),
                                   figure(busbw_at(*c, size), "GB/s"), percent(eff)));
       if (eff < o.scaling_falloff && !falls_at) falls_at = allreduce_nodes(*c);
-      worst = std::min(worst, eff);
+      if (c != multi.front()) worst = std::min(worst, eff);
     }
     std::string evidence = fmt::format("busbw at {} relative to {} nodes: {}", format_size(size),
                                        allreduce_nodes(*multi.front()), fmt::join(steps, ", "));
@@ -76,9 +78,10 @@ std::vector<finding> allreduce_scaling_rule(const core::result_file& f, const ru
            "library changed algorithm or transport (NCCL_DEBUG=INFO)"});
     else
       out.push_back({"allreduce.scaling", severity::info, "allreduce " + g.label,
-                     fmt::format("Allreduce ({}) keeps {} or more of its {}-node bus bandwidth "
-                                 "up to {} nodes",
-                                 g.label, percent(worst), allreduce_nodes(*multi.front()), last),
+                     fmt::format("Allreduce ({}) holds its bus bandwidth from {} to {} nodes: "
+                                 "{} of the {}-node figure at worst",
+                                 g.label, allreduce_nodes(*multi.front()), last, percent(worst),
+                                 allreduce_nodes(*multi.front())),
                      evidence, "Nothing to fix; measure more nodes to see where it falls off"});
   }
   return out;

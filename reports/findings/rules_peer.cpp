@@ -96,10 +96,13 @@ std::vector<finding> peer_access_rule(const core::result_file& f, const rule_opt
   const bool others_have_it = !with.empty();
   const std::string title =
       others_have_it
-          ? fmt::format(
-                "{} GPU pair(s) lack the peer access the other pairs have: their copies "
-                "are staged through host memory",
-                without.size())
+          ? (without.size() == 1
+                 ? fmt::format("GPU pair {} lacks the peer access the other pairs have: its "
+                               "copies are staged through host memory",
+                               names.front())
+                 : fmt::format("{} GPU pairs lack the peer access the other pairs have: their "
+                               "copies are staged through host memory",
+                               without.size()))
           : "No GPU pair has peer access: every GPU-to-GPU copy is staged through host memory "
             "(collectives between these GPUs go through the host too)";
   return {{"gpu.peer_unavailable", others_have_it ? severity::problem : severity::warning,

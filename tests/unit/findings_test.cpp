@@ -76,7 +76,7 @@ TEST(Findings, StagedPairGivesOnlyThePeerFinding) {
 
 TEST(Findings, RemoteNumaSlowdownGivesOnlyTheNumaFinding) {
   const auto fs = evaluate(fixture("gpu-remote-numa.json"));
-  ASSERT_EQ(rules_of(fs), std::vector<std::string>{"gpu.remote_numa warning GPU 2, 3"});
+  ASSERT_EQ(rules_of(fs), std::vector<std::string>{"gpu.remote_numa warning GPUs 2, 3"});
   EXPECT_NE(fs[0].evidence.find("from node 0"), std::string::npos) << fs[0].evidence;
 }
 
