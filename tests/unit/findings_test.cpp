@@ -238,7 +238,7 @@ TEST(FindingRules, RdmaAgainstTcp) {
   ASSERT_EQ(fs.size(), 1u);
   EXPECT_EQ(fs[0].level, severity::info);
   EXPECT_NE(fs[0].title.find("8.00x lower"), std::string::npos) << fs[0].title;
-  EXPECT_NE(fs[0].evidence.find("both sleeping: TCP 0.5, RDMA 0.05 (10.0x)"), std::string::npos)
+  EXPECT_NE(fs[0].evidence.find("both sleeping: TCP 0.5, RDMA 0.05 (10.00x)"), std::string::npos)
       << fs[0].evidence;
   // Unlike modes: the CPU cost is not compared.
   f.results[3].context["completion_mode"] = "poll";
@@ -284,7 +284,7 @@ TEST(FindingRules, AllreduceScalingFallsOff) {
   ASSERT_EQ(fs.size(), 1u);
   EXPECT_EQ(fs[0].level, severity::warning);
   EXPECT_NE(fs[0].title.find("falls off at 8 nodes"), std::string::npos) << fs[0].title;
-  EXPECT_NE(fs[0].evidence.find("4 nodes 9 GB/s (90 %)"), std::string::npos) << fs[0].evidence;
+  EXPECT_NE(fs[0].evidence.find("4 nodes 9.00 GB/s (90 %)"), std::string::npos) << fs[0].evidence;
   f.results.back().points[0].extra["busbw"] = 8.0;
   fs = allreduce_scaling_rule(f, {});
   ASSERT_EQ(fs.size(), 1u);
