@@ -99,12 +99,14 @@ void add_run(section& s, const std::string& run_label, std::vector<projected_gro
   std::sort(counts.begin(), counts.end());
   for (const auto& grad : projection::gradients()) {
     table t;
-    t.caption = fmt::format("{}S = {} ({}); T = {}, overlap = {}", run_label, grad.name, grad.basis,
-                            secs(o.step_compute_seconds), format_value(o.overlap));
+    t.caption = fmt::format(
+        "{}S = {} ({}); T = {}, overlap = {}. Cells: step time (allreduce time); speedup "
+        "(efficiency)",
+        run_label, grad.name, grad.basis, secs(o.step_compute_seconds), format_value(o.overlap));
     t.header = {"nodes"};
     for (const auto& g : groups) {
-      t.header.push_back(g.label + ": step (allreduce)");
-      t.header.push_back(g.label + ": speedup (efficiency)");
+      t.header.push_back(g.label + " step");
+      t.header.push_back(g.label + " speedup");
     }
     t.numeric.assign(t.header.size(), true);
     bool any = false;

@@ -91,7 +91,8 @@ TEST(ProjectionSection, InterpolatesTheFixtureAndRefusesToExtrapolate) {
       << notes;
   // Groups mpi/tcp, mpi/rdma, nccl/rdma side by side; rows 1, 2, 4 nodes.
   ASSERT_EQ(tables[0]->header.size(), 7u);
-  EXPECT_EQ(tables[0]->header[1], "mpi, tcp: step (allreduce)");
+  EXPECT_EQ(tables[0]->header[1], "mpi, tcp step");
+  EXPECT_EQ(tables[0]->header[2], "mpi, tcp speedup");
   ASSERT_EQ(tables[0]->rows.size(), 3u);
   // By hand: allreduce(100 MB) log-log between 8M and 128M: 34.69 ms on 1 node, 63.16 ms on
   // 4; step(1) = 0.2847 s, step(4) = 0.3132 s; speedup = 4 x 0.2847 / 0.3132 = 3.64, 91 %.
