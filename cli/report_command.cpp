@@ -9,9 +9,11 @@
 #include "core/result_json.hpp"
 #include "reports/charts.hpp"
 #include "reports/csv_writer.hpp"
+#include "reports/findings/finding.hpp"
 #include "reports/html_writer.hpp"
 #include "reports/markdown_writer.hpp"
 #include "reports/report_builder.hpp"
+#include "reports/report_options.hpp"
 
 namespace gpubench::cli {
 
@@ -23,6 +25,8 @@ struct report_options {
   std::string pdf;
   std::string md;
   std::string csv;
+  std::string step_time;  // --step-time, as typed (parsed in run_report: bad values exit 2)
+  std::string overlap;
 };
 
 // "-" writes to standard output, for piping Markdown into a pull-request comment.
@@ -50,14 +54,26 @@ std::string markdown_report(const reports::document& doc, const std::string& tar
   });
 }
 
+// One line per finding on standard error, so a terminal run shows the verdict too.
+void print_findings(const std::vector<reports::run_input>& runs) {
+  for (const auto& run : runs)
+    for (const auto& f : reports::findings::evaluate(run))
+      fmt::print(stderr, "# finding: {}: {}: {}: {} ({})\n", run.label,
+                 reports::findings::to_string(f.level), f.subject, f.title, f.rule);
+}
+
 int run_report(report_options o) {
   if (o.pdf == "-") throw core::usage_error("--pdf needs a file name, not '-'");
+  reports::report_options model;
+  if (!o.step_time.empty()) model.step_compute_seconds = reports::parse_step_time(o.step_time);
+  if (!o.overlap.empty()) model.overlap = reports::parse_overlap(o.overlap);
   std::vector<std::filesystem::path> paths(o.files.begin(), o.files.end());
   const auto runs = reports::load_runs(paths);
   // With no output named, the HTML report goes next to the first result file.
   if (o.html.empty() && o.pdf.empty() && o.md.empty() && o.csv.empty())
     o.html = std::filesystem::path(paths.front()).replace_extension(".html").string();
-  const auto doc = reports::build_report(runs, reports::reference_set::builtin());
+  const auto doc = reports::build_report(runs, reports::reference_set::builtin(), model);
+  print_findings(runs);
   if (!o.html.empty()) emit(o.html, reports::to_html(doc));
   if (!o.md.empty()) emit(o.md, markdown_report(doc, o.md));
   if (!o.csv.empty()) emit(o.csv, reports::to_csv(runs));
@@ -84,6 +100,12 @@ command setup_report(CLI::App& app, const environment&) {
                   "Markdown report, charts as SVG files in <name>-charts/ beside it ('-' for "
                   "standard output, charts named only)");
   sub->add_option("--csv", o->csv, "CSV, one row per point ('-' for standard output)");
+  sub->add_option("--step-time", o->step_time,
+                  "Training projection: compute seconds per step on one node, e.g. 0.25 or "
+                  "250ms (default 0.25 s)");
+  sub->add_option("--overlap", o->overlap,
+                  "Training projection: fraction of the allreduce hidden behind compute, 0 to 1 "
+                  "(default 0)");
   return {sub, [o] { return run_report(*o); }};
 }
 

@@ -1,12 +1,14 @@
 #include "reports/report_builder.hpp"
 
 #include "reports/comparison_section.hpp"
+#include "reports/projection.hpp"
 #include "reports/summary_section.hpp"
 #include "reports/views.hpp"
 
 namespace gpubench::reports {
 
-document build_report(const std::vector<run_input>& runs, const reference_set& refs) {
+document build_report(const std::vector<run_input>& runs, const reference_set& refs,
+                      const report_options& options) {
   document doc;
   doc.title = "gpubench report";
   for (const auto& r : runs)
@@ -17,6 +19,8 @@ document build_report(const std::vector<run_input>& runs, const reference_set& r
   for (auto& s : measurement_sections(runs, refs))
     doc.sections.push_back(std::move(s));
   if (auto s = comparison_section(runs)) doc.sections.push_back(std::move(*s));
+  // At the end for now: the page-one layout places it beside the findings.
+  if (auto s = projection_section(runs, options)) doc.sections.push_back(std::move(*s));
   return doc;
 }
 

@@ -7,9 +7,11 @@
 #include "reports/document.hpp"
 #include "reports/references.hpp"
 #include "reports/report_inputs.hpp"
+#include "reports/report_options.hpp"
 
 namespace gpubench::reports {
 
-document build_report(const std::vector<run_input>& runs, const reference_set& refs);
+document build_report(const std::vector<run_input>& runs, const reference_set& refs,
+                      const report_options& options = {});
 
 }  // namespace gpubench::reports

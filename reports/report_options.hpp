@@ -2,11 +2,18 @@
 // scaling projection (a model, labelled as one in the report).
 #pragma once
 
+#include <string_view>
+
 namespace gpubench::reports {
 
 struct report_options {
   double step_compute_seconds = 0.25;  // T: compute time of one training step on one node
   double overlap = 0.0;                // fraction of the allreduce hidden behind compute, 0..1
 };
+
+// "0.25", "0.25s", "250ms", "250000us" -> seconds; throws core::usage_error unless positive.
+double parse_step_time(std::string_view text);
+// "0.3" or "30%" -> 0.3; throws core::usage_error outside 0..1.
+double parse_overlap(std::string_view text);
 
 }  // namespace gpubench::reports

@@ -28,6 +28,11 @@ struct rule_options {
   double far_below_line = 0.5;    // a path under this fraction of its line rate is "far below"
   double sibling_outlier = 0.75;  // a GPU or GPU pair under this fraction of its siblings' median
   double remote_numa_penalty = 0.8;  // remote-NUMA rate under this fraction of local
+  double line_reached = 0.8;         // a path at or above this fraction of line rate "reaches" it
+  double mtu_speed_gbps = 25;        // links this fast or faster want jumbo frames (9000)
+  double scaling_falloff = 0.7;      // allreduce busbw under this fraction of the first
+                                     // multi-node count's "falls off"
+  int min_siblings = 3;              // outliers are judged among at least this many peers
 };
 
 // Every rule over one run, in a stable order (problems first).

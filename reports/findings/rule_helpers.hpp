@@ -1,0 +1,54 @@
+// What the finding rules read from a result file: case parameters, the figure at a case's
+// largest size, the GPUs and pairs of the system block, and how figures are written.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "core/result.hpp"
+
+namespace gpubench::reports::findings {
+
+// An integer parameter (gpu, src, dst, numa, streams, nodes), or nothing when absent or not one.
+std::optional<long long> int_param(const core::case_result& c, const std::string& key);
+// A string parameter ("pinned", "ce", "p2p"), or `fallback` when absent or not a string.
+std::string text_param(const core::case_result& c, const std::string& key,
+                       const std::string& fallback = "");
+
+// The median at the case's largest measured size, or nothing (not ok, or no points).
+std::optional<double> largest_median(const core::case_result& c);
+// The largest measured size of a case (0 without points).
+std::uint64_t largest_bytes(const core::case_result& c);
+
+// Measured (status ok, with points) cases of one benchmark id, in file order.
+std::vector<const core::case_result*> measured_cases(const core::result_file& f,
+                                                     const std::string& benchmark);
+
+// The system block's entry for the GPU with this CUDA index, or nullptr.
+const nlohmann::json* gpu_entry(const core::result_file& f, long long index);
+// The GPU's NUMA node from the system block, else from a case context naming it.
+std::optional<long long> gpu_numa_node(const core::result_file& f, long long index);
+
+// A PCIe link state as recorded ({"generation": 5, "width": 16}) or as text ("gen5 x16").
+struct pcie_link {
+  std::optional<int> generation;
+  std::optional<int> width;
+};
+pcie_link pcie_link_of(const nlohmann::json& j);
+// GB/s per direction of one lane of this generation (after line coding), 0 when unknown.
+double pcie_lane_gbps(int generation);
+// "PCIe 5.0 x16", with "?" for what is unknown.
+std::string pcie_text(const pcie_link& l);
+
+// Median of values (NaN for none).
+double median_of(std::vector<double> values);
+
+// "12.3 GB/s", "0.92 us": a figure with its unit.
+std::string figure(double value, const std::string& unit);
+// "38 %": a fraction as a whole percentage.
+std::string percent(double fraction);
+
+}  // namespace gpubench::reports::findings
