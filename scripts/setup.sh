@@ -15,6 +15,8 @@ packages=(
   python3 python3-jsonschema
   iproute2 iperf3 procps jq
   libssl-dev sockperf qperf
+  # scripts/fuzz.sh: clang with libFuzzer and the sanitizer runtimes
+  clang libclang-rt-dev
   # soft-RoCE tests (tests/softroce): Debian's kernel with rdma_rxe booted under QEMU, and
   # perftest for scripts/perftest-vs-gpubench.sh
   qemu-system-x86 linux-image-amd64 busybox-static kmod cpio

@@ -197,7 +197,8 @@ reference_file read_reference_file(const std::filesystem::path& path) {
   json j;
   try {
     j = json::parse(text.str());
-  } catch (const json::parse_error& e) {
+  } catch (const json::exception& e) {
+    // Not only parse_error: a number too large for a double ("1e400") is out_of_range.406.
     throw core::input_error(fmt::format("{}: not valid JSON: {}", path.string(), e.what()));
   }
   return references_from_json(j, path.string());

@@ -62,9 +62,10 @@ std::vector<std::string> unknown_threshold_keys(const thresholds& t,
   std::vector<std::string> unknown;
   for (const auto& [key, value] : t.per_benchmark) {
     const bool prefix = !key.empty() && key.back() == '*';
+    // The whole key when it is no prefix (clang 14 cannot capture a structured binding).
     const std::string stem = prefix ? key.substr(0, key.size() - 1) : key;
     const bool known = std::any_of(known_ids.begin(), known_ids.end(), [&](const auto& id) {
-      return prefix ? id.rfind(stem, 0) == 0 : id == key;
+      return prefix ? id.rfind(stem, 0) == 0 : id == stem;
     });
     if (!known) unknown.push_back(key);
   }

@@ -1,6 +1,10 @@
 // Reference files: validation with clear errors, system selection, bounds checks.
 #include "reports/compare/references.hpp"
 
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
 #include <string>
 
 #include <gtest/gtest.h>
@@ -84,6 +88,22 @@ TEST(compare_references, malformed_json_names_the_file) {
   } catch (const core::input_error& e) {
     EXPECT_NE(std::string(e.what()).find("no-such-file.json"), std::string::npos);
   }
+}
+
+// Found by tests/fuzz/references_fuzz: the JSON parser throws out_of_range (not parse_error)
+// for a number beyond a double, and it escaped the reader as an unexpected exception type.
+TEST(compare_references, number_beyond_a_double_is_bad_input) {
+  const auto path = std::filesystem::temp_directory_path() /
+                    ("gpubench-refs-overflow-" + std::to_string(::getpid()) + ".json");
+  std::ofstream(path) << R"({"schema": "gpubench.references/1", "systems": [
+    {"label": "ci", "references": [{"benchmark": "a", "unit": "us", "expected": 21e308}]}]})";
+  try {
+    read_reference_file(path);
+    ADD_FAILURE() << "no error";
+  } catch (const core::input_error& e) {
+    EXPECT_NE(std::string(e.what()).find("number overflow"), std::string::npos) << e.what();
+  }
+  std::filesystem::remove(path);
 }
 
 TEST(compare_references, system_is_chosen_by_label_or_host) {
