@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <string>
 #include <vector>
 
 #include "core/cluster.hpp"
@@ -9,25 +10,30 @@
 namespace gpubench::core {
 namespace {
 
-// Every pair once, no node twice in a round, N-1 rounds (even) or N (odd).
-void check_schedule(std::size_t n) {
+// Every pair once, no node twice in a round, N-1 rounds (even) or N (odd): "" or what is wrong.
+// Plain checks in the loops (a gtest assertion per pair would cost most of the test's time).
+std::string schedule_error(std::size_t n) {
   const auto rounds = round_robin(n);
-  ASSERT_EQ(rounds.size(), n % 2 == 0 ? n - 1 : n) << n << " nodes";
+  const std::size_t want = n % 2 == 0 ? n - 1 : n;
+  if (rounds.size() != want) return std::to_string(rounds.size()) + " rounds";
   std::vector<int> seen(pair_count(n), 0);
-  for (const auto& round : rounds) {
-    EXPECT_EQ(round.size(), n / 2) << n << " nodes";
-    std::vector<char> busy(n, 0);
-    for (const auto& p : round) {
-      ASSERT_LT(p.a, p.b);
-      ASSERT_LT(p.b, n);
-      ASSERT_FALSE(busy[p.a]) << "node " << p.a << " twice in a round of " << n;
-      ASSERT_FALSE(busy[p.b]) << "node " << p.b << " twice in a round of " << n;
-      busy[p.a] = busy[p.b] = 1;
+  std::vector<std::size_t> busy(n, rounds.size());  // the last round a node was in
+  for (std::size_t r = 0; r < rounds.size(); ++r) {
+    if (rounds[r].size() != n / 2) return "round " + std::to_string(r) + " is not full";
+    for (const auto& p : rounds[r]) {
+      if (p.a >= p.b || p.b >= n) return "bad pair in round " + std::to_string(r);
+      if (busy[p.a] == r || busy[p.b] == r) return "a node twice in round " + std::to_string(r);
+      busy[p.a] = busy[p.b] = r;
       ++seen[pair_index(p.a, p.b, n)];
     }
   }
   for (std::size_t i = 0; i < seen.size(); ++i)
-    ASSERT_EQ(seen[i], 1) << "pair " << i << " of " << n << " nodes";
+    if (seen[i] != 1) return "pair " + std::to_string(i) + " seen " + std::to_string(seen[i]);
+  return "";
+}
+
+void check_schedule(std::size_t n) {
+  EXPECT_EQ(schedule_error(n), "") << n << " nodes";
 }
 
 TEST(ClusterSchedule, FewerThanTwoNodesHaveNoRounds) {
