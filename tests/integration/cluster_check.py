@@ -2,7 +2,7 @@
 """Checks a cluster-mode result file (and optionally rank 0's console output).
 
 cluster_check.py FILE --nodes n1,n2,... [--rate-mbit R] [--slow NODE --slow-rate-mbit S]
-                 [--slow-link A,B --slow-rate-mbit S] [--tolerance F] [--allreduce]
+                 [--slow-link A,B --slow-rate-mbit S] [--above F --below F] [--allreduce]
                  [--console OUT --suspect node:NODE|link:A,B --suspects strict|report]
                  [--stalled NODE]
 """
@@ -31,7 +31,11 @@ def main():
     ap.add_argument("--slow")
     ap.add_argument("--slow-link")
     ap.add_argument("--slow-rate-mbit", type=float)
-    ap.add_argument("--tolerance", type=float, default=0.15)
+    # tbf is a ceiling: a pair measures at most its shaped goodput (plus the burst), but on a
+    # small shared CI machine a starved sender measures less; the two bands never meet for a
+    # 4x slower link (0.25 x 1.10 < 0.60), and the check below asserts the separation itself.
+    ap.add_argument("--above", type=float, default=0.10)
+    ap.add_argument("--below", type=float, default=0.40)
     ap.add_argument("--allreduce", action="store_true")
     ap.add_argument("--console")
     ap.add_argument("--suspect")
@@ -106,9 +110,14 @@ def main():
                 expect = rate * 1e6 / 8 / 1e9 * GOODPUT
                 got = bw["median"][p]
                 print(f"  {names[i]}-{names[j]}: {got:.4f} GB/s (shaped goodput {expect:.4f})")
-                if abs(got - expect) > a.tolerance * expect:
+                if not expect * (1 - a.below) <= got <= expect * (1 + a.above):
                     fail(f"{names[i]}-{names[j]}: {got:.4f} GB/s, expected {expect:.4f} "
-                         f"within {a.tolerance:.0%}")
+                         f"(-{a.below:.0%}, +{a.above:.0%})")
+        if slow_pairs:
+            slow_max = max(bw["median"][p] for p in slow_pairs)
+            fast_min = min(v for p, v in enumerate(bw["median"]) if p not in slow_pairs)
+            if not slow_max < 0.5 * fast_min:
+                fail(f"slow pairs (max {slow_max:.4f}) not apart from the others (min {fast_min:.4f})")
 
     if a.allreduce:
         ar = [c for c in doc["results"] if c["benchmark"] == "coll.allreduce" and c["status"] == "ok"]

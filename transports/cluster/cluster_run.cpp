@@ -148,7 +148,11 @@ class mpi_launch final : public launch {
     const int partner = cmd.at("partner").get<int>();
     if (cmd.at("role") == "server") {
       report["end"] = "server";
-      if (auto error = serve_pair(partner, m_hooks->served(), half())) report["error"] = *error;
+      // The previous pair's server goes first; this one lingers until the next (its thread
+      // may wait out a silent client, and the report must not wait for it).
+      m_server.reset();
+      m_server = std::make_unique<pair_server>(m_hooks->served(), half());
+      if (auto error = m_server->serve(partner)) report["error"] = *error;
     } else {
       report["end"] = "client";
       try {
@@ -162,6 +166,7 @@ class mpi_launch final : public launch {
   }
 
   void run_collectives() {
+    m_server.reset();
     if (m_work.collectives.empty()) return;
     auto results = run_cases(m_work.collectives);
     if (m_rank == 0)
@@ -343,6 +348,7 @@ class mpi_launch final : public launch {
   const cluster_hooks* m_hooks = nullptr;
   selection m_work;
   core::result_file m_file;
+  std::unique_ptr<pair_server> m_server;  // this node's last pair server
 };
 
 }  // namespace

@@ -5,6 +5,7 @@
 #include <net/if.h>
 #include <netinet/in.h>
 
+#include <algorithm>
 #include <atomic>
 #include <map>
 #include <stdexcept>
@@ -13,6 +14,7 @@
 #include "core/cluster.hpp"
 #include "core/runner.hpp"
 #include "transports/cluster/mpi_messages.hpp"
+#include "transports/collective/watchdog.hpp"
 #include "transports/control/server.hpp"
 
 namespace gpubench::cluster {
@@ -47,24 +49,31 @@ std::string node_address() {
   return by_name.empty() ? "127.0.0.1" : by_name.begin()->second;
 }
 
-std::optional<std::string> serve_pair(int client_rank, const transports::transport_table& table,
-                                      std::chrono::milliseconds wait) {
+pair_server::pair_server(transports::transport_table table, std::chrono::milliseconds wait)
+    : m_table(std::move(table)), m_wait(wait) {
   transports::control::server_options o;
   o.bind = "0.0.0.0";
   o.port = 0;
-  transports::control::control_server server(o, table);
-  std::atomic<bool> stop{false};
-  std::thread serving([&] { server.serve([&] { return stop.load(); }); });
-  const std::string address = node_address() + ":" + std::to_string(server.port());
-  std::optional<std::string> error;
-  if (!send_json(client_rank, tag_peer, {{"peer", address}}, after(wait)))
-    error = "rank " + std::to_string(client_rank) + " did not take the server's address";
-  else if (!receive_json(client_rank, tag_peer, after(wait)))
-    error = "rank " + std::to_string(client_rank) + " did not finish within " +
-            std::to_string(wait.count() / 1000) + " s";
-  stop = true;
-  serving.join();
-  return error;
+  // A client that stops answering between points is dropped after `wait`.
+  o.idle_timeout = wait;
+  o.io_timeout = std::min(o.io_timeout, wait);
+  m_server = std::make_unique<transports::control::control_server>(o, m_table);
+  m_thread = std::thread([this] { m_server->serve([this] { return m_stop.load(); }); });
+}
+
+pair_server::~pair_server() {
+  m_stop = true;
+  m_thread.join();
+}
+
+std::optional<std::string> pair_server::serve(int client_rank) {
+  const std::string address = node_address() + ":" + std::to_string(m_server->port());
+  if (!send_json(client_rank, tag_peer, {{"peer", address}}, after(m_wait)))
+    return "rank " + std::to_string(client_rank) + " did not take the server's address";
+  if (!receive_json(client_rank, tag_peer, after(m_wait)))
+    return "rank " + std::to_string(client_rank) + " did not finish within " +
+           std::to_string(m_wait.count() / 1000) + " s";
+  return std::nullopt;
 }
 
 core::benchmark_def pair_variant(const core::benchmark_def& def) {
@@ -86,7 +95,12 @@ nlohmann::json measure_pair(int server_rank, const std::vector<const core::bench
   if (!peer)
     throw std::runtime_error("no address from rank " + std::to_string(server_rank) + " within " +
                              std::to_string(wait.count() / 1000) + " s");
+  // The measurement is bounded too: at `wait` the runner stops as on an interrupt (a stopped
+  // server would otherwise cost every case its own network timeout).
+  std::atomic<bool> expired{false};
+  coll::watchdog timer(wait, [&expired](const std::string&) { expired = true; });
   core::run_context pair_ctx = ctx;
+  pair_ctx.interrupt = &expired;
   pair_ctx.peer = peer->doc.at("peer").get<std::string>();
   pair_ctx.options["streams"] = "1";
   nlohmann::json cases = nlohmann::json::array();
@@ -122,6 +136,9 @@ nlohmann::json measure_pair(int server_rank, const std::vector<const core::bench
     }
   }
   send_json(server_rank, tag_peer, {{"done", true}}, after(wait));
+  if (expired)
+    throw std::runtime_error("measuring against " + *pair_ctx.peer + " took over " +
+                             std::to_string(wait.count() / 1000) + " s");
   return cases;
 }
 

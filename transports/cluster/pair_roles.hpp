@@ -4,10 +4,13 @@
 // the per-pair summaries rank 0 keeps.
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -15,6 +18,7 @@
 #include "core/registry.hpp"
 #include "core/result.hpp"
 #include "core/run_context.hpp"
+#include "transports/control/server.hpp"
 #include "transports/transport.hpp"
 
 namespace gpubench::cluster {
@@ -23,11 +27,28 @@ namespace gpubench::cluster {
 // not loopback (interfaces in name order), else 127.0.0.1.
 std::string node_address();
 
-// Server end: starts the control server on 0.0.0.0 (any port), sends "ADDRESS:PORT" to the
-// client rank, and serves until the client says it is done. An error (the client never said
-// done within `wait`) is returned, not thrown.
-std::optional<std::string> serve_pair(int client_rank, const transports::transport_table& table,
-                                      std::chrono::milliseconds wait);
+// Server end: the control server on 0.0.0.0 (any port) with its serving thread, from
+// construction to destruction. The destructor stops and joins the thread; a session whose
+// client went silent holds it until the transport's own timeout, so a caller reports first
+// and lets the server go afterwards.
+class pair_server {
+ public:
+  pair_server(transports::transport_table table, std::chrono::milliseconds wait);
+  ~pair_server();
+  pair_server(const pair_server&) = delete;
+  pair_server& operator=(const pair_server&) = delete;
+
+  // Sends "ADDRESS:PORT" to the client rank and waits until it says it is done. An error (the
+  // client never said done within `wait`) is returned, not thrown.
+  std::optional<std::string> serve(int client_rank);
+
+ private:
+  transports::transport_table m_table;
+  std::chrono::milliseconds m_wait;
+  std::unique_ptr<transports::control::control_server> m_server;
+  std::atomic<bool> m_stop{false};
+  std::thread m_thread;
+};
 
 // Client end: waits for the server's address (within `wait`), runs `defs` with ctx.peer set to
 // it (one size per run, from `sizes`), tells the server it is done, and returns the cases'
