@@ -36,8 +36,8 @@ cluster_shape_path() {
       ns="$prefix-sw" dev="p$from" dst="198.18.40.$from"; fi
     ip netns exec "$ns" tc qdisc del dev "$dev" root 2>/dev/null || true
     ip netns exec "$ns" tc qdisc add dev "$dev" root handle 1: htb default 10
-    ip netns exec "$ns" tc class add dev "$dev" parent 1: classid 1:10 htb rate "$base"
-    ip netns exec "$ns" tc class add dev "$dev" parent 1: classid 1:20 htb rate "$rate" ceil "$rate"
+    ip netns exec "$ns" tc class add dev "$dev" parent 1: classid 1:10 htb rate "$base" quantum 1514
+    ip netns exec "$ns" tc class add dev "$dev" parent 1: classid 1:20 htb rate "$rate" ceil "$rate" quantum 1514
     if [[ $side == host ]]; then
       ip netns exec "$ns" tc filter add dev "$dev" parent 1: protocol ip u32 \
         match ip dst "$dst/32" flowid 1:20
