@@ -11,7 +11,7 @@ namespace gpubench::cluster {
 
 namespace {
 // Waiting ranks share cores with measuring ones on small machines: poll gently.
-void pause() {
+void poll_pause() {
   std::this_thread::sleep_for(std::chrono::milliseconds(1));
 }
 }  // namespace
@@ -32,7 +32,7 @@ bool send_json(int dest, int tag, const nlohmann::json& doc, deadline until) {
       MPI_Request_free(&request);
       return false;
     }
-    pause();
+    poll_pause();
   }
 }
 
@@ -52,7 +52,7 @@ std::optional<message> receive_json(int source, int tag, deadline until) {
       return message{status.MPI_SOURCE, nlohmann::json::parse(text)};
     }
     if (std::chrono::steady_clock::now() >= until) return std::nullopt;
-    pause();
+    poll_pause();
   }
 }
 

@@ -21,7 +21,7 @@ namespace gpubench::cluster {
 
 namespace {
 
-deadline after(std::chrono::milliseconds wait) {
+deadline deadline_after(std::chrono::milliseconds wait) {
   return std::chrono::steady_clock::now() + wait;
 }
 
@@ -68,9 +68,9 @@ pair_server::~pair_server() {
 
 std::optional<std::string> pair_server::serve(int client_rank) {
   const std::string address = node_address() + ":" + std::to_string(m_server->port());
-  if (!send_json(client_rank, tag_peer, {{"peer", address}}, after(m_wait)))
+  if (!send_json(client_rank, tag_peer, {{"peer", address}}, deadline_after(m_wait)))
     return "rank " + std::to_string(client_rank) + " did not take the server's address";
-  if (!receive_json(client_rank, tag_peer, after(m_wait)))
+  if (!receive_json(client_rank, tag_peer, deadline_after(m_wait)))
     return "rank " + std::to_string(client_rank) + " did not finish within " +
            std::to_string(m_wait.count() / 1000) + " s";
   return std::nullopt;
@@ -91,7 +91,7 @@ core::benchmark_def pair_variant(const core::benchmark_def& def) {
 nlohmann::json measure_pair(int server_rank, const std::vector<const core::benchmark_def*>& defs,
                             const core::run_context& ctx, const std::vector<std::uint64_t>& sizes,
                             bool keep_samples, std::chrono::milliseconds wait) {
-  const auto peer = receive_json(server_rank, tag_peer, after(wait));
+  const auto peer = receive_json(server_rank, tag_peer, deadline_after(wait));
   if (!peer)
     throw std::runtime_error("no address from rank " + std::to_string(server_rank) + " within " +
                              std::to_string(wait.count() / 1000) + " s");
@@ -135,7 +135,7 @@ nlohmann::json measure_pair(int server_rank, const std::vector<const core::bench
       }
     }
   }
-  send_json(server_rank, tag_peer, {{"done", true}}, after(wait));
+  send_json(server_rank, tag_peer, {{"done", true}}, deadline_after(wait));
   if (expired)
     throw std::runtime_error("measuring against " + *pair_ctx.peer + " took over " +
                              std::to_string(wait.count() / 1000) + " s");
