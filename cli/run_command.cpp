@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "cli/command.hpp"
+#include "cli/run_cluster.hpp"
 #include "cli/run_setup.hpp"
 #include "core/errors.hpp"
 #include "core/interrupt.hpp"
@@ -18,6 +19,9 @@
 #include "core/runner.hpp"
 #include "core/version.hpp"
 #include "transports/collective/launch_env.hpp"
+#include "transports/control/server.hpp"
+#include "transports/rdma/rdma_transport.hpp"
+#include "transports/tcp/tcp_transport.hpp"
 
 namespace gpubench::cli {
 
@@ -32,7 +36,22 @@ struct run_options {
   bool quick = false;
   bool quiet = false;
   std::map<std::string, std::string> family;  // options added by benchmark families
+  cluster_cli_options cluster;
 };
+
+bool has_network(const std::vector<const core::benchmark_def*>& selected) {
+  for (const auto* d : selected)
+    if (d->id.rfind("net.", 0) == 0) return true;
+  return false;
+}
+
+// What the server end of a node pair hosts: every transport of this build, as `serve`.
+transports::transport_table pair_transports() {
+  transports::transport_table table;
+  table.add(transports::tcp::tcp_transport());
+  table.add(transports::rdma::rdma_transport());
+  return table;
+}
 
 int run_run(const run_options& o, const environment& env) {
   const auto selected = env.registry.select(o.suite, o.filter);
@@ -59,6 +78,24 @@ int run_run(const run_options& o, const environment& env) {
   const std::filesystem::path out =
       o.out.empty() ? default_result_path(o.suite, file.system.value("host", "host"))
                     : std::filesystem::path(o.out);
+
+  // Under an MPI launch over two or more nodes with network benchmarks selected: cluster mode.
+  // The launch (MPI) stays open for the rest of the run either way.
+  std::unique_ptr<cluster::launch> launch;
+  if (coll::detect_launch().launched && has_network(selected)) {
+    auto settings = cluster_settings(o.cluster);
+    launch = cluster::open_launch(settings.timeout_s);
+    if (launch && launch->cluster()) {
+      settings.out = out;
+      settings.quiet = o.quiet;
+      const cluster::cluster_hooks hooks{[&env] { return describe_system(env.registry); },
+                                         pair_transports};
+      auto outcome = launch->run(selected, ctx, std::move(file), settings, hooks);
+      if (!outcome.rank0) return 0;
+      fmt::print("# results: {}\n", out.string());
+      return finish_cluster_run(outcome.file, o.cluster);
+    }
+  }
 
   core::console_reporter console(stdout, stderr, !o.quiet && ::isatty(STDERR_FILENO));
   core::json_file_reporter json(out);
@@ -93,6 +130,7 @@ command setup_run(CLI::App& app, const environment& env) {
   sub->add_option("--sizes", o->sizes, "Message sizes MIN:MAX (powers of two), e.g. 4K:64M");
   sub->add_flag("--quick", o->quick, "Smaller size sweeps, for a fast look");
   sub->add_flag("--quiet", o->quiet, "No progress lines");
+  add_cluster_options(*sub, o->cluster);
   for (const auto& spec : env.registry.options()) {
     o->family[spec.name] = spec.default_value;
     if (spec.flag)

@@ -1,0 +1,25 @@
+// The round-robin schedule of cluster mode's pair measurements (the circle method): every
+// node pair exactly once, every node in at most one pair per round, N-1 rounds for even N and
+// N rounds (one node idle in each) for odd N; a cap on pairs at once splits a round.
+#pragma once
+
+#include <cstddef>
+#include <vector>
+
+namespace gpubench::core {
+
+struct node_pair {
+  std::size_t a = 0;  // a < b
+  std::size_t b = 0;
+};
+
+using pair_round = std::vector<node_pair>;
+
+// The rounds of `nodes` nodes (none for fewer than two).
+std::vector<pair_round> round_robin(std::size_t nodes);
+
+// Each round split into sub-rounds of at most `concurrency` pairs (0: no cap), in order.
+std::vector<pair_round> split_rounds(const std::vector<pair_round>& rounds,
+                                     std::size_t concurrency);
+
+}  // namespace gpubench::core

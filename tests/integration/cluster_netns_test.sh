@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Cluster mode on 8 test hosts in network namespaces (198.18.40.0/24), every link shaped with
+# tbf and host 5's to a quarter of the others: one mpirun launch writes one file with every
+# node, every pair measured once (bandwidth at each link's shaped rate), and allreduce; the
+# suspects name n5 only.
+set -euo pipefail
+gpubench=$1
+suspects=${2:-strict}
+here=$(cd "$(dirname "$0")" && pwd)
+[[ $(id -u) -eq 0 ]] || { echo "SKIP: needs root to create network namespaces"; exit 77; }
+command -v mpirun >/dev/null || { echo "SKIP: no mpirun in PATH"; exit 77; }
+command -v tc >/dev/null || { echo "SKIP: no tc (iproute2)"; exit 77; }
+source "$here/cluster_netns_lib.sh"
+prefix="gbk40a-$$"
+hosts=8 rate=200 slow=5 slow_rate=50
+tmp=$(mktemp -d)
+cleanup() { cluster_down "$prefix"; rm -rf "$tmp"; }
+trap cleanup EXIT
+cluster_up "$prefix" "$hosts" "${rate}mbit" "$slow" "${slow_rate}mbit"
+cluster_rsh_agent "$prefix" "$tmp/agent"
+start=$(date +%s.%N)
+cluster_mpirun "$prefix" "$tmp" "$hosts" 120 \
+  "$gpubench" run --suite interconnect --filter 'memory.host.copy|net.tcp|coll.allreduce' \
+  --backend mpi --place out --nodes 2,8 --sizes 64K:64K --cluster-timeout 30 --quiet \
+  --out "$tmp/cluster.json" >"$tmp/out.txt" 2>&1 || { cat "$tmp/out.txt"; echo "FAIL: mpirun"; exit 1; }
+echo "launch took $(python3 -c "print(round($(date +%s.%N) - $start, 1))") s"
+grep '^#' "$tmp/out.txt" || true
+nodes=$(seq -s, -f 'n%g' 1 "$hosts")
+python3 "$here/cluster_check.py" "$tmp/cluster.json" --nodes "$nodes" --rate-mbit "$rate" \
+  --slow "n$slow" --slow-rate-mbit "$slow_rate" --allreduce \
+  --console "$tmp/out.txt" --suspect "node:n$slow" --suspects "$suspects"

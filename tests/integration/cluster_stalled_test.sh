@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Cluster mode with a rank that stops answering: 4 test hosts in network namespaces; once the
+# pair rounds have begun, host 3's gpubench is stopped (SIGSTOP). The job must end within the
+# cluster timeout (plus 8 s for MPI_Abort to end every rank), never hang, and leave a partial file naming n3.
+set -euo pipefail
+gpubench=$1
+here=$(cd "$(dirname "$0")" && pwd)
+[[ $(id -u) -eq 0 ]] || { echo "SKIP: needs root to create network namespaces"; exit 77; }
+command -v mpirun >/dev/null || { echo "SKIP: no mpirun in PATH"; exit 77; }
+source "$here/cluster_netns_lib.sh"
+prefix="gbk40c-$$"
+hosts=4 timeout_s=10
+tmp=$(mktemp -d)
+cleanup() { cluster_down "$prefix"; rm -rf "$tmp"; }
+trap cleanup EXIT
+cluster_up "$prefix" "$hosts" "200mbit"
+cluster_rsh_agent "$prefix" "$tmp/agent"
+cluster_mpirun "$prefix" "$tmp" "$hosts" 90 \
+  "$gpubench" run --suite network --filter 'net.tcp' --cluster-timeout "$timeout_s" \
+  --out "$tmp/cluster.json" 2>&1 | while IFS= read -r l; do echo "$(date +%T.%N | cut -c1-10) $l"; done >"$tmp/out.txt" &
+launcher=$!
+# Wait for the first finished pair round, then stop host 3's rank.
+for _ in $(seq 1 600); do
+  grep -q '"rounds": *[1-9]' "$tmp/cluster.json" 2>/dev/null && break
+  kill -0 "$launcher" 2>/dev/null || break
+  sleep 0.05
+done
+victim=""
+for pid in $(ip netns pids "$prefix-h3"); do
+  [[ $(cat "/proc/$pid/comm" 2>/dev/null) == gpubench ]] && victim=$pid
+done
+[[ -n $victim ]] || { cat "$tmp/out.txt"; echo "FAIL: no gpubench rank on host 3"; exit 1; }
+kill -STOP "$victim"
+stopped=$(date +%s.%N); echo "stopped at $(date +%T.%N)"
+rc=0
+wait "$launcher" || rc=$?
+took=$(python3 -c "print(round($(date +%s.%N) - $stopped, 1))")
+echo "mpirun ended ${took} s after the stop (rc $rc, cluster timeout ${timeout_s} s)"
+[[ $rc -ne 0 && $rc -ne 124 ]] || { cat "$tmp/out.txt"; echo "FAIL: rc $rc (0: no abort; 124: hung)"; exit 1; }
+python3 -c "import sys; sys.exit(0 if $took <= $timeout_s + 8 else 1)" ||
+  { cat "$tmp/out.txt"; echo "FAIL: took ${took} s"; exit 1; }
+grep -q "stopped answering" "$tmp/out.txt" || { cat "$tmp/out.txt"; echo "FAIL: no message naming the node"; exit 1; }
+python3 "$here/cluster_check.py" "$tmp/cluster.json" --nodes n1,n2,n3,n4 --stalled n3
