@@ -321,7 +321,6 @@ void draw_heatmap(cairo_t* cr, const heatmap& m, double width) {
       }
   const double x0 = 80, y0 = title_height + heatmap_header(m, cell);
   const double side = cell * static_cast<double>(m.rows.size());
-  const text_style head{8, false, -1, PANGO_ALIGN_LEFT, false};
   if (m.raster) {
     draw_heatmap_raster(cr, m, {x0, y0, cell}, lo, hi);
   } else {

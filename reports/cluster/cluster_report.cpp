@@ -165,10 +165,12 @@ block node_table(const core::cluster_section& c, const std::vector<suspect>& sus
     pair_medians.push_back(node_pair_medians(c, m));
   std::map<std::string, std::string> verdict;
   for (const auto& s : suspects) {
-    verdict[s.node] += (verdict[s.node].empty() ? "" : ", ") +
-                       (s.kind == suspect_kind::link ? "link to " + s.peer : kind_text(s));
-    if (s.kind == suspect_kind::link)
-      verdict[s.peer] += (verdict[s.peer].empty() ? "" : ", ") + "link to " + s.node;
+    auto add = [&](const std::string& node, const std::string& what) {
+      std::string& v = verdict[node];
+      v += (v.empty() ? "" : ", ") + what;
+    };
+    add(s.node, s.kind == suspect_kind::link ? "link to " + s.peer : kind_text(s));
+    if (s.kind == suspect_kind::link) add(s.peer, "link to " + s.node);
   }
   table t;
   t.caption = "Nodes: own results and median over their pairs";
