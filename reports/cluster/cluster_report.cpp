@@ -16,7 +16,7 @@ constexpr std::size_t max_suspect_rows = 100;
 constexpr std::size_t max_local_columns = 4;
 
 std::string percent(double share) {
-  return format_value(share * 100) + "%";
+  return std::to_string(std::lround(share * 100)) + "%";
 }
 
 std::string pair_label(const core::pair_measurement& m) {

@@ -16,9 +16,12 @@ using core::pair_index;
 // every pair, each node's host copy at 20 GB/s; `noise` is the relative half-width of uniform
 // noise on every figure.
 struct synthetic {
+  explicit synthetic(std::size_t nodes, double noise_ = 0, unsigned seed_ = 1)
+      : n(nodes), noise(noise_), seed(seed_) {}
+
   std::size_t n;
-  double noise = 0;
-  unsigned seed = 1;
+  double noise;
+  unsigned seed;
   std::vector<std::size_t> slow_nodes;                          // every pair at 1/4 bandwidth
   std::vector<std::pair<std::size_t, std::size_t>> slow_links;  // one pair at 1/4 bandwidth
   std::vector<std::size_t> slow_local;                          // host copy at 1/4
