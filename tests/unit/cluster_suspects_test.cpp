@@ -1,6 +1,6 @@
 #include <gtest/gtest.h>
 
-#include <chrono>
+#include <ctime>
 #include <random>
 
 #include "core/cluster.hpp"
@@ -113,7 +113,9 @@ TEST(ClusterSuspects, OneSlowNodeIsThatNodeOnly) {
   EXPECT_EQ(names(s, suspect_kind::node), strings{"n3"});
   EXPECT_TRUE(names(s, suspect_kind::link).empty());
   ASSERT_FALSE(s.empty());
-  EXPECT_NEAR(s[0].value / s[0].cluster_median, 0.25, 0.05);
+  // The strongest finding names the figure: latency at 4x is further out than bandwidth at 1/4.
+  EXPECT_EQ(s[0].benchmark, "net.tcp.latency");
+  EXPECT_NEAR(s[0].value / s[0].cluster_median, 4.0, 0.4);
   EXPECT_NE(s[0].evidence.find("7 of 7 pairs slow"), std::string::npos) << s[0].evidence;
 }
 
@@ -198,15 +200,15 @@ TEST(ClusterSuspects, ThousandNodesFindBothQuickly) {
   c.slow_nodes = {417};
   c.slow_links = {{12, 873}};
   const auto f = c.file();
-  const auto start = std::chrono::steady_clock::now();
+  // Processor time, not wall time: a loaded CI runner stretches the wall clock.
+  const std::clock_t start = std::clock();
   const auto s = find_suspects(f);
-  const double seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const double seconds = static_cast<double>(std::clock() - start) / CLOCKS_PER_SEC;
   EXPECT_EQ(names(s, suspect_kind::node), strings{"n417"});
   EXPECT_EQ(names(s, suspect_kind::link), strings{"n12-n873"});
-  // 1000 nodes x 2 measurements is about a million pair figures; Release takes ~0.1 s, the
-  // sanitizer build several times that.
-  EXPECT_LT(seconds, 5.0);
+  // 1000 nodes x 2 measurements is about a million pair figures: about 0.1 s of CPU in a
+  // Release build, a few times that under the sanitizers.
+  EXPECT_LT(seconds, 2.0);
   RecordProperty("seconds", std::to_string(seconds));
 }
 
