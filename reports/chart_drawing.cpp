@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "reports/cairo_text.hpp"
+#include "reports/heatmap_drawing.hpp"
 #include "reports/text_format.hpp"
 
 namespace gpubench::reports {
@@ -202,7 +203,50 @@ void set_line_style(cairo_t* cr, const reference_line& l) {
 
 double heatmap_cell(const heatmap& m, double width) {
   const double cols = static_cast<double>(std::max<std::size_t>(1, m.cols.size()));
-  return std::min(48.0, (width - 90) / cols);
+  // A raster matrix leaves room on the right for the names of marked rows.
+  return std::min(48.0, (width - (m.raster ? 160 : 90)) / cols);
+}
+
+// Room above the cells for the column names: one line, or the longest name standing on end
+// when names are wider than the cells (estimated: no cairo context to measure with here).
+double heatmap_header(const heatmap& m, double cell) {
+  if (m.raster) return 20;
+  std::size_t longest = 0;
+  for (const auto& c : m.cols)
+    longest = std::max(longest, c.size());
+  const double wide = 8 * 0.6 * static_cast<double>(longest);
+  return wide + 4 > cell ? wide + 8 : 20;
+}
+
+void draw_heatmap_labels(cairo_t* cr, const heatmap& m, double x0, double y0, double cell) {
+  const text_style head{8, false, -1, PANGO_ALIGN_LEFT, false};
+  const bool upright = heatmap_header(m, cell) > 20;
+  auto marked = [&](std::size_t i) {
+    return std::find(m.marked_lines.begin(), m.marked_lines.end(), i) != m.marked_lines.end();
+  };
+  for (std::size_t j = 0; j < m.cols.size(); ++j) {
+    const auto l = make_layout(cr, m.cols[j], head);
+    marked(j) ? cairo_set_source_rgb(cr, 0.80, 0.05, 0.05)
+              : cairo_set_source_rgb(cr, 0.2, 0.2, 0.2);
+    const double cx = x0 + (static_cast<double>(j) + 0.5) * cell;
+    if (!upright) {
+      draw_layout(cr, l.get(), cx - layout_width(l.get()) / 2, y0 - 16);
+      continue;
+    }
+    cairo_save(cr);
+    cairo_translate(cr, cx - layout_height(l.get()) / 2, y0 - 4);
+    cairo_rotate(cr, -M_PI / 2);
+    draw_layout(cr, l.get(), 0, 0);
+    cairo_restore(cr);
+  }
+  for (std::size_t i = 0; i < m.rows.size(); ++i) {
+    const double y = y0 + static_cast<double>(i) * cell;
+    const auto l = make_layout(cr, m.rows[i], head);
+    marked(i) ? cairo_set_source_rgb(cr, 0.80, 0.05, 0.05)
+              : cairo_set_source_rgb(cr, 0.2, 0.2, 0.2);
+    draw_layout(cr, l.get(), x0 - 6 - layout_width(l.get()),
+                y + (cell - layout_height(l.get())) / 2);
+  }
 }
 
 }  // namespace
@@ -256,7 +300,7 @@ void draw_chart(cairo_t* cr, const line_chart& c, double width) {
 
 double heatmap_height(const heatmap& m, double width) {
   const double cell = heatmap_cell(m, width);
-  return title_height + 20 + cell * static_cast<double>(m.rows.size()) + 30;
+  return title_height + heatmap_header(m, cell) + cell * static_cast<double>(m.rows.size()) + 40;
 }
 
 void draw_heatmap(cairo_t* cr, const heatmap& m, double width) {
@@ -275,49 +319,42 @@ void draw_heatmap(cairo_t* cr, const heatmap& m, double width) {
         lo = std::min(lo, v);
         hi = std::max(hi, v);
       }
-  const double x0 = 80, y0 = title_height + 20;
-  const double font = std::clamp(cell / 4.5, 5.0, 9.0);
-  const text_style head{8, false, -1, PANGO_ALIGN_LEFT, false};
-  for (std::size_t j = 0; j < m.cols.size(); ++j) {
-    const auto l = make_layout(cr, m.cols[j], head);
-    cairo_set_source_rgb(cr, 0.2, 0.2, 0.2);
-    draw_layout(cr, l.get(), x0 + (static_cast<double>(j) + 0.5) * cell - layout_width(l.get()) / 2,
-                y0 - 16);
-  }
-  for (std::size_t i = 0; i < m.rows.size(); ++i) {
-    const double y = y0 + static_cast<double>(i) * cell;
-    const auto l = make_layout(cr, m.rows[i], head);
-    cairo_set_source_rgb(cr, 0.2, 0.2, 0.2);
-    draw_layout(cr, l.get(), x0 - 6 - layout_width(l.get()),
-                y + (cell - layout_height(l.get())) / 2);
-    for (std::size_t j = 0; j < m.cols.size(); ++j) {
-      const double x = x0 + static_cast<double>(j) * cell;
-      const double v = j < m.values[i].size() ? m.values[i][j] : std::nan("");
-      // Darker is better, whichever way the metric points.
-      double t = hi > lo ? (v - lo) / (hi - lo) : 1;
-      if (!m.higher_is_better) t = 1 - t;
-      if (std::isfinite(v))
-        cairo_set_source_rgb(cr, 0.93 - 0.8 * t, 0.95 - 0.6 * t, 0.98 - 0.3 * t);
-      else
-        cairo_set_source_rgb(cr, 0.92, 0.92, 0.92);
-      cairo_rectangle(cr, x, y, cell - 1, cell - 1);
-      cairo_fill(cr);
-      if (std::isfinite(v) && t > 0.55)
-        cairo_set_source_rgb(cr, 1, 1, 1);
-      else
-        cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
-      const auto vl = make_layout(cr, format_value(v), {font, false, -1, PANGO_ALIGN_LEFT, false});
-      draw_layout(cr, vl.get(), x + (cell - 1 - layout_width(vl.get())) / 2,
-                  y + (cell - 1 - layout_height(vl.get())) / 2);
+  const double x0 = 80, y0 = title_height + heatmap_header(m, cell);
+  const double side = cell * static_cast<double>(m.rows.size());
+  if (m.raster) {
+    draw_heatmap_raster(cr, m, {x0, y0, cell}, lo, hi);
+  } else {
+    draw_heatmap_labels(cr, m, x0, y0, cell);
+    const double font = std::clamp(cell / 4.5, 5.0, 9.0);
+    for (std::size_t i = 0; i < m.rows.size(); ++i) {
+      const double y = y0 + static_cast<double>(i) * cell;
+      for (std::size_t j = 0; j < m.cols.size(); ++j) {
+        const double x = x0 + static_cast<double>(j) * cell;
+        const double v = j < m.values[i].size() ? m.values[i][j] : std::nan("");
+        const double t = heatmap_shade(v, lo, hi, m.higher_is_better);
+        set_heatmap_colour(cr, v, t);
+        cairo_rectangle(cr, x, y, cell - 1, cell - 1);
+        cairo_fill(cr);
+        if (cell < 18) continue;  // no room for a readable value
+        if (std::isfinite(v) && t > 0.55)
+          cairo_set_source_rgb(cr, 1, 1, 1);
+        else
+          cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
+        const auto vl =
+            make_layout(cr, format_value(v), {font, false, -1, PANGO_ALIGN_LEFT, false});
+        draw_layout(cr, vl.get(), x + (cell - 1 - layout_width(vl.get())) / 2,
+                    y + (cell - 1 - layout_height(vl.get())) / 2);
+      }
     }
   }
+  draw_heatmap_marks(cr, m, {x0, y0, cell});
   cairo_set_source_rgb(cr, 0.2, 0.2, 0.2);
-  const std::string scale = std::isfinite(lo)
-                                ? "rows: " + m.row_label + ", columns: " + m.col_label +
-                                      "; range " + format_value(lo) + " to " + format_value(hi) +
-                                      " " + m.unit + ", darker is better"
-                                : "no values";
-  draw_text(cr, scale, x0, y0 + cell * static_cast<double>(m.rows.size()) + 8, head);
+  std::string scale = std::isfinite(lo) ? "rows: " + m.row_label + ", columns: " + m.col_label +
+                                              "; range " + format_value(lo) + " to " +
+                                              format_value(hi) + " " + m.unit + ", darker is better"
+                                        : "no values";
+  if (!m.marks_label.empty()) scale += "; " + m.marks_label;
+  draw_text(cr, scale, x0, y0 + side + 12, {8, false, width - x0 - 4, PANGO_ALIGN_LEFT, false});
   cairo_restore(cr);
 }
 

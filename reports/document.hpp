@@ -2,7 +2,9 @@
 // HTML, PDF and Markdown writers render, so every format shows the same content.
 #pragma once
 
+#include <cstddef>
 #include <string>
+#include <utility>
 #include <variant>
 #include <vector>
 
@@ -64,6 +66,14 @@ struct heatmap {
   std::vector<std::string> rows;
   std::vector<std::string> cols;
   std::vector<std::vector<double>> values;
+  // Suspects: a row and column to mark in full (a slow node), single cells (a slow link; give
+  // both (a, b) and (b, a) for a symmetric matrix).
+  std::vector<std::size_t> marked_lines;
+  std::vector<std::pair<std::size_t, std::size_t>> marked_cells;
+  std::string marks_label;  // what the marks mean, under the matrix
+  // Cells as one raster image without values or names (a large matrix: N^2 vector rectangles
+  // would weigh down the page); rows and columns are then labelled by index.
+  bool raster = false;
 };
 
 using block = std::variant<paragraph, note, table, line_chart, heatmap>;

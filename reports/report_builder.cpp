@@ -1,5 +1,6 @@
 #include "reports/report_builder.hpp"
 
+#include "reports/cluster/cluster_report.hpp"
 #include "reports/comparison_section.hpp"
 #include "reports/projection.hpp"
 #include "reports/summary_section.hpp"
@@ -16,6 +17,8 @@ document build_report(const std::vector<run_input>& runs, const reference_set& r
                            ", " + core::to_string(r.file.run.status) + " (" +
                            r.path.filename().string() + ")");
   doc.sections.push_back(summary_section(runs));
+  for (auto& s : cluster::cluster_sections(runs))
+    doc.sections.push_back(std::move(s));
   for (auto& s : measurement_sections(runs, refs))
     doc.sections.push_back(std::move(s));
   if (auto s = comparison_section(runs)) doc.sections.push_back(std::move(*s));

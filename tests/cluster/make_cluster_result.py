@@ -1,0 +1,125 @@
+#!/usr/bin/python3
+"""Writes a simulated cluster result file (gpubench.result/1 with a "cluster" section) of N nodes
+with one planted slow node and one planted slow link, for testing the analysis and the report
+at a scale this machine cannot launch. Standard library only; per-pair summaries, no raw samples.
+
+  make_cluster_result.py --out cluster.json [--nodes 1000] [--slow-node NAME]
+                         [--slow-link NAME,NAME] [--factor 0.25] [--noise 0.05] [--seed 1]
+
+Node names are node0000, node0001, ...; the defaults plant node 2N/5 and the link between nodes
+N/10 and 7N/8. Prints the planted names on stdout, one per line: "node NAME", "link A B".
+"""
+import argparse
+import json
+import random
+import sys
+
+
+def node_name(i):
+    return "node%04d" % i
+
+
+def summary(values):
+    s = sorted(values)
+    n = len(s)
+    mean = sum(s) / n
+    var = sum((v - mean) ** 2 for v in s) / (n - 1) if n > 1 else 0.0
+    median = s[n // 2] if n % 2 else (s[n // 2 - 1] + s[n // 2]) / 2
+    return {"count": n, "min": s[0], "max": s[-1], "mean": mean, "median": median,
+            "stdev": var ** 0.5, "cv": (var ** 0.5) / mean if mean else 0.0,
+            "p90": s[-1], "p99": s[-1]}
+
+
+def local_case(benchmark, params, nbytes, value, rng, noise):
+    samples = [round(value * rng.uniform(1 - noise / 2, 1 + noise / 2), 3) for _ in range(3)]
+    return {"benchmark": benchmark, "params": params, "status": "ok", "metric": "bandwidth",
+            "unit": "GB/s", "better": "higher", "context": {},
+            "points": [{"bytes": nbytes, "stats": summary(samples), "samples": samples,
+                        "extra": {}, "stopped_by": "noise", "warmup": 1, "seconds": 0.01}]}
+
+
+def system(name):
+    return {"host": name, "os": "Debian GNU/Linux 12 (simulated)", "kernel": "6.1.0",
+            "cpu": {"model": "simulated", "cores": 64}, "numa_nodes": 2, "gpus": [], "nics": [],
+            "rdma_devices": [], "software": {}}
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--out", required=True)
+    ap.add_argument("--nodes", type=int, default=1000)
+    ap.add_argument("--slow-node", help="node name (default: node 2N/5)")
+    ap.add_argument("--slow-link", help="NAME,NAME (default: nodes N/10 and 7N/8)")
+    ap.add_argument("--factor", type=float, default=0.25,
+                    help="bandwidth of the slow node and link against the others (latency / factor)")
+    ap.add_argument("--noise", type=float, default=0.05, help="relative half-width of the noise")
+    ap.add_argument("--seed", type=int, default=1)
+    a = ap.parse_args()
+    n = a.nodes
+    if n < 2 or n > 10000:
+        sys.exit("make_cluster_result.py: --nodes must be 2 to 10000, got %d" % n)
+    names = [node_name(i) for i in range(n)]
+    index = {name: i for i, name in enumerate(names)}
+
+    def lookup(name):
+        if name not in index:
+            sys.exit("make_cluster_result.py: no node '%s' among %s..%s" % (name, names[0], names[-1]))
+        return index[name]
+
+    slow = lookup(a.slow_node) if a.slow_node else (2 * n) // 5
+    if a.slow_link:
+        ends = a.slow_link.split(",")
+        if len(ends) != 2:
+            sys.exit("make_cluster_result.py: --slow-link takes NAME,NAME")
+        link = tuple(sorted(lookup(e) for e in ends))
+    else:
+        link = (n // 10, (7 * n) // 8)
+    if link[0] == link[1] or slow in link:
+        sys.exit("make_cluster_result.py: the slow link needs two nodes other than the slow node")
+    rng = random.Random(a.seed)
+
+    nodes = []
+    for i, name in enumerate(names):
+        factor = a.factor if i == slow else 1.0
+        nodes.append({"name": name, "ranks": [i], "status": "ok", "system": system(name),
+                      "results": [
+                          local_case("memory.host.copy", {}, 1 << 26, 20.0 * factor, rng, a.noise),
+                          local_case("gpu.h2d", {"gpu": 0, "memory": "pinned", "engine": "ce"},
+                                     1 << 26, 25.0, rng, a.noise)]})
+
+    def measurement(benchmark, metric, unit, better, nbytes, base, count):
+        median, p99, counts = [], [], []
+        for x in range(n):
+            for y in range(x + 1, n):
+                v = base * rng.uniform(1 - a.noise, 1 + a.noise)
+                if x == slow or y == slow or (x, y) == link:
+                    v = v * a.factor if better == "higher" else v / a.factor
+                median.append(round(v, 3))
+                p99.append(round(v * (0.9 if better == "higher" else 1.3), 3))
+                counts.append(count)
+        return {"benchmark": benchmark, "params": {"streams": 1}, "bytes": nbytes,
+                "metric": metric, "unit": unit, "better": better,
+                "median": median, "p99": p99, "count": counts}
+
+    pairs = [measurement("net.tcp.latency", "latency", "us", "lower", 8, 12.0, 1000),
+             measurement("net.tcp.bandwidth", "bandwidth", "GB/s", "higher", 1 << 20, 9.5, 100)]
+    rounds = n - 1 if n % 2 == 0 else n
+    result = {
+        "schema": "gpubench.result/1",
+        "tool": {"name": "gpubench", "version": "simulated", "git": "none"},
+        "run": {"id": "simulated-%d-nodes-seed-%d" % (n, a.seed),
+                "started": "2026-01-01T00:00:00Z", "finished": "2026-01-01T00:00:00Z",
+                "argv": sys.argv, "suite": "interconnect", "status": "complete"},
+        "system": system(names[0]),
+        "results": [],
+        "cluster": {"nodes": nodes, "schedule": {"rounds": rounds, "concurrency": 0},
+                    "pairs": pairs, "failures": []},
+    }
+    with open(a.out, "w") as f:
+        json.dump(result, f, separators=(",", ":"))
+    print("node", names[slow])
+    print("link", names[link[0]], names[link[1]])
+
+
+if __name__ == "__main__":
+    main()
