@@ -3,7 +3,7 @@
 
 cluster_check.py FILE --nodes n1,n2,... [--rate-mbit R] [--slow NODE --slow-rate-mbit S]
                  [--slow-link A,B --slow-rate-mbit S] [--above F --below F] [--allreduce]
-                 [--console OUT --suspect node:NODE|link:A,B --suspects strict|report]
+                 [--console OUT --suspect node:NODE|link:A,B]
                  [--stalled NODE]
 """
 import argparse
@@ -39,7 +39,6 @@ def main():
     ap.add_argument("--allreduce", action="store_true")
     ap.add_argument("--console")
     ap.add_argument("--suspect")
-    ap.add_argument("--suspects", default="strict")
     ap.add_argument("--stalled")
     a = ap.parse_args()
 
@@ -136,12 +135,8 @@ def main():
             ok = len(lines) == 1 and lines[0].startswith("# suspect link") and \
                  x in lines[0].split(":")[0] and y in lines[0].split(":")[0]
         if not ok:
-            msg = f"suspects {lines!r}, expected only {a.suspect}"
-            if a.suspects == "strict":
-                fail(msg)
-            print("NOTE (not asserted until the analysis of reports/cluster/suspects.cpp lands): " + msg)
-        else:
-            print(f"ok: suspects name {a.suspect} only")
+            fail(f"suspects {lines!r}, expected only {a.suspect}")
+        print(f"ok: suspects name {a.suspect} only")
     print(f"ok: {n} nodes, {n * (n - 1) // 2} pairs, {cl['schedule']['rounds']} rounds")
 
 

@@ -5,7 +5,6 @@
 # suspects name n5 only.
 set -euo pipefail
 gpubench=$1
-suspects=${2:-strict}
 here=$(cd "$(dirname "$0")" && pwd)
 [[ $(id -u) -eq 0 ]] || { echo "SKIP: needs root to create network namespaces"; exit 77; }
 command -v mpirun >/dev/null || { echo "SKIP: no mpirun in PATH"; exit 77; }
@@ -28,4 +27,4 @@ grep '^#' "$tmp/out.txt" || true
 nodes=$(seq -s, -f 'n%g' 1 "$hosts")
 python3 "$here/cluster_check.py" "$tmp/cluster.json" --nodes "$nodes" --rate-mbit "$rate" \
   --slow "n$slow" --slow-rate-mbit "$slow_rate" --allreduce \
-  --console "$tmp/out.txt" --suspect "node:n$slow" --suspects "$suspects"
+  --console "$tmp/out.txt" --suspect "node:n$slow"
