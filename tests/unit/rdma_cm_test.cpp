@@ -18,7 +18,7 @@ using rdma::cm_event;
 
 namespace {
 
-rdma::rdma_settings sample() {
+rdma::rdma_settings cm_settings() {
   rdma::rdma_settings s;
   s.test = rdma::test_kind::latency;
   s.op = rdma::rdma_op::read;
@@ -59,7 +59,7 @@ TEST(RdmaCm, OptionIsOnOrOff) {
 }
 
 TEST(RdmaCm, SettingTravelsToTheServer) {
-  auto s = sample();
+  auto s = cm_settings();
   EXPECT_FALSE(rdma::to_params(s).contains("rdma_cm"));  // the default path's params unchanged
   EXPECT_FALSE(rdma::settings_from(rdma::to_params(s)).rdma_cm);
   s.rdma_cm = true;
@@ -69,7 +69,7 @@ TEST(RdmaCm, SettingTravelsToTheServer) {
 TEST(RdmaCm, ServerRefusesAMistypedSetting) {
   for (const nlohmann::json& v : {nlohmann::json("on"), nlohmann::json(1), nlohmann::json(nullptr),
                                   nlohmann::json::array({true})}) {
-    auto p = rdma::to_params(sample());
+    auto p = rdma::to_params(cm_settings());
     p["rdma_cm"] = v;
     try {
       rdma::settings_from(p);
