@@ -1,5 +1,7 @@
-// Assembles the report document from result files: summary, one section per benchmark view,
-// and the comparison across runs when there are several.
+// Assembles the report document from result files. Page one per system (the interconnect
+// story: diagram, headline, findings), the training scaling projection, one section per
+// benchmark view (charts and compact tables), the comparison across runs, then the appendix:
+// the systems and what ran or was skipped, and every point of every view.
 #pragma once
 
 #include <vector>
@@ -7,9 +9,11 @@
 #include "reports/document.hpp"
 #include "reports/references.hpp"
 #include "reports/report_inputs.hpp"
+#include "reports/report_options.hpp"
 
 namespace gpubench::reports {
 
-document build_report(const std::vector<run_input>& runs, const reference_set& refs);
+document build_report(const std::vector<run_input>& runs, const reference_set& refs,
+                      const report_options& options = {});
 
 }  // namespace gpubench::reports
