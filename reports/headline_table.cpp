@@ -32,8 +32,7 @@ std::optional<path_kind> kind_of(const core::case_result& c) {
   if (b == "memory.host.copy") return path_kind{0, b, "Host memory copy", false};
   if (b == "gpu.h2d" && pinned_ce) return path_kind{1, b, "Host to GPU (pinned)", true};
   if (b == "gpu.d2h" && pinned_ce) return path_kind{2, b, "GPU to host (pinned)", true};
-  if (b == "gpu.bidir" && pinned_ce)
-    return path_kind{3, b, "Host and GPU, both directions", true};
+  if (b == "gpu.bidir" && pinned_ce) return path_kind{3, b, "Host and GPU, both directions", true};
   if (b == "gpu.host.latency") return path_kind{4, b, "GPU to host memory latency", true};
   if (b == "gpu.p2p.bandwidth" && param(c, "direction") != "bidir") {
     const auto link = param(c, "link");
@@ -60,7 +59,8 @@ std::string which(const core::case_result& c) {
   if (b == "coll.allreduce") return param(c, "nodes") + " nodes";
   std::string out;
   for (const char* key : {"streams", "op", "memory", "direction"})
-    if (c.params.contains(key)) out += (out.empty() ? "" : ", ") + std::string(key) + "=" + param(c, key);
+    if (c.params.contains(key))
+      out += (out.empty() ? "" : ", ") + std::string(key) + "=" + param(c, key);
   return out;
 }
 
@@ -135,8 +135,9 @@ table headline_table(const run_input& run, const reference_set& refs) {
   t.caption =
       "Headline: the slowest GPU or GPU pair, the best network case, the allreduce at the most "
       "nodes (bandwidth: median at the largest size; latency: p50 at the smallest)";
-  t.header = {"path", "measured", "line rate", "% of line",
-              "published reference (measured elsewhere)", "verdict"};
+  t.header = {
+      "path",   "measured", "line rate", "% of line", "published reference (measured elsewhere)",
+      "verdict"};
   t.numeric = {false, true, false, true, false, false};
   for (const auto& row : headline_rows(run)) {
     const auto& c = *row.result;
@@ -182,8 +183,8 @@ table side_by_side_table(const std::vector<run_input>& runs) {
     std::vector<std::string> cells = {title};
     std::vector<const headline_row*> found;
     for (const auto& rows : per_run) {
-      const auto it =
-          std::find_if(rows.begin(), rows.end(), [&](const headline_row& r) { return r.key == key; });
+      const auto it = std::find_if(rows.begin(), rows.end(),
+                                   [&](const headline_row& r) { return r.key == key; });
       found.push_back(it == rows.end() ? nullptr : &*it);
       if (!found.back()) {
         cells.push_back("-");
@@ -201,8 +202,9 @@ table side_by_side_table(const std::vector<run_input>& runs) {
       }
       const double ratio = found[i]->figure.value / found[0]->figure.value;
       const bool improved = found[i]->figure.higher_is_better ? ratio > 1 : ratio < 1;
-      cells.push_back(format_ratio(ratio) +
-                      (std::fabs(ratio - 1) < 0.05 ? "" : improved ? " better" : " worse"));
+      cells.push_back(format_ratio(ratio) + (std::fabs(ratio - 1) < 0.05 ? ""
+                                             : improved                  ? " better"
+                                                                         : " worse"));
     }
     t.rows.push_back(std::move(cells));
   }

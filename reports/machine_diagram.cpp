@@ -97,10 +97,10 @@ diagram machine_diagram(const run_input& run) {
   const auto& sys = run.file.system;
   diagram d;
   d.title = "Machine diagram: " + run.label;
-  const auto gpus = sys.contains("gpus") && sys.at("gpus").is_array() ? sys.at("gpus")
-                                                                      : nlohmann::json::array();
-  const auto nics = sys.contains("nics") && sys.at("nics").is_array() ? sys.at("nics")
-                                                                      : nlohmann::json::array();
+  const auto gpus =
+      sys.contains("gpus") && sys.at("gpus").is_array() ? sys.at("gpus") : nlohmann::json::array();
+  const auto nics =
+      sys.contains("nics") && sys.at("nics").is_array() ? sys.at("nics") : nlohmann::json::array();
   const auto rdma = sys.contains("rdma_devices") && sys.at("rdma_devices").is_array()
                         ? sys.at("rdma_devices")
                         : nlohmann::json::array();
@@ -137,8 +137,7 @@ diagram machine_diagram(const run_input& run) {
   }
   for (const auto& n : nics) {
     const auto name = str_of(n, "name");
-    const bool used =
-        std::find(used_ifaces.begin(), used_ifaces.end(), name) != used_ifaces.end();
+    const bool used = std::find(used_ifaces.begin(), used_ifaces.end(), name) != used_ifaces.end();
     if (!used && (name == "lo" || n.value("virtual", false) || str_of(n, "kind") == "loopback"))
       continue;
     device dev{"nic:" + name, name, "", "nic", "", int_of(n, "numa_node").value_or(0)};
@@ -184,8 +183,8 @@ diagram machine_diagram(const run_input& run) {
   int gpu_first = -1, gpu_last = -1, net_first = -1, net_last = -1;
   for (int n = 0; n < numa_count; ++n) {
     const std::string sn = std::to_string(n);
-    const auto here = std::count_if(devices.begin(), devices.end(),
-                                    [n](const device& x) { return x.numa == n; });
+    const auto here =
+        std::count_if(devices.begin(), devices.end(), [n](const device& x) { return x.numa == n; });
     const int span = std::max(1, static_cast<int>(here));
     d.nodes.push_back({"mem" + sn, "memory " + sn, "host memory", "memory", 0, row, span});
     d.nodes.push_back(
@@ -197,8 +196,11 @@ diagram machine_diagram(const run_input& run) {
              }));
     d.edges.push_back(std::move(e));
     if (n > 0)
-      d.edges.push_back({"cpu" + std::to_string(n - 1), "cpu" + sn, {"inter-socket link"},
-                         line_band::unknown, false});
+      d.edges.push_back({"cpu" + std::to_string(n - 1),
+                         "cpu" + sn,
+                         {"inter-socket link"},
+                         line_band::unknown,
+                         false});
     int r = row;
     for (const auto& dev : devices) {
       if (dev.numa != n) continue;
@@ -253,15 +255,14 @@ diagram machine_diagram(const run_input& run) {
       if (dev.kind != "gpu") continue;
       const auto gpu = dev.id.substr(3);
       diagram_edge e{dev.id, "peers", {}, line_band::unknown, false};
-      add_line(
-          e, "slowest pair",
-          pick_figure(
-              run,
-              [&](const core::case_result& c) {
-                return c.benchmark == "gpu.p2p.bandwidth" && param_is(c, "src") == gpu &&
-                       param_is(c, "direction") != "bidir";
-              },
-              true));
+      add_line(e, "slowest pair",
+               pick_figure(
+                   run,
+                   [&](const core::case_result& c) {
+                     return c.benchmark == "gpu.p2p.bandwidth" && param_is(c, "src") == gpu &&
+                            param_is(c, "direction") != "bidir";
+                   },
+                   true));
       add_line(e, "latency", pick_figure(run, [&](const core::case_result& c) {
                  return c.benchmark == "gpu.p2p.latency" && param_is(c, "src") == gpu;
                }));
@@ -287,9 +288,8 @@ diagram machine_diagram(const run_input& run) {
                 std::to_string(nodes) + " nodes";
     // Beside the peer fabric when their rows overlap (the lines pass under the fabric's box).
     const bool overlap = gpu_count >= 2 && net_first <= gpu_last && gpu_first <= net_last;
-    d.nodes.push_back(
-        {"network", "network", detail, "network", overlap ? 4 : 3, net_first,
-         net_last - net_first + 1});
+    d.nodes.push_back({"network", "network", detail, "network", overlap ? 4 : 3, net_first,
+                       net_last - net_first + 1});
     for (const auto& dev : devices) {
       if (dev.kind != "nic" && dev.kind != "rdma") continue;
       const bool tcp = dev.kind == "nic";

@@ -78,8 +78,8 @@ std::string to_markdown(const document& doc, const chart_store& store) {
             } else if constexpr (std::is_same_v<T, diagram>) {
               if (draw) {
                 const std::string prefix = "md" + std::to_string(++drawn) + "-";
-                out += "![" + alt_text(v.title) + "](" + store(svg_document(diagram_svg(v, prefix))) +
-                       ")\n\n";
+                out += "![" + alt_text(v.title) + "](" +
+                       store(svg_document(diagram_svg(v, prefix))) + ")\n\n";
               } else {
                 out += "**" + v.title + "**\n\n";
               }

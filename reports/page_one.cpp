@@ -65,8 +65,8 @@ std::vector<section> page_one_sections(const std::vector<run_input>& runs,
       s.blocks.emplace_back(note{"Nothing was measured in this run, so there is no headline."});
     const auto found = findings::evaluate(run);
     if (found.empty())
-      s.blocks.emplace_back(
-          paragraph{"Findings: none. No rule (docs/report.md) found anything to report in this run."});
+      s.blocks.emplace_back(paragraph{
+          "Findings: none. No rule (docs/report.md) found anything to report in this run."});
     else
       s.blocks.emplace_back(findings_table(found));
     out.push_back(std::move(s));

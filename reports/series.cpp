@@ -56,8 +56,9 @@ parameter_split split_parameters(const std::vector<case_ref>& cases,
         ids_without.insert(c.result->benchmark);
       }
     }
-    const bool partial = std::any_of(ids_with.begin(), ids_with.end(),
-                                     [&](const std::string& id) { return ids_without.contains(id); });
+    const bool partial = std::any_of(ids_with.begin(), ids_with.end(), [&](const std::string& id) {
+      return ids_without.contains(id);
+    });
     if (values.size() > 1 || partial)
       out.varying.push_back(key);
     else if (!values.empty())

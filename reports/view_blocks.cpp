@@ -58,8 +58,8 @@ table point_table(const std::vector<case_ref>& cases) {
   const std::string u = " (" + first.unit + ")";
   const auto extras = extra_keys(cases);
   const bool peaks = !latency && any_peak(cases);
-  t.caption = with_shared(first.metric + " per message size, from the statistics in the result file",
-                          cases);
+  t.caption = with_shared(
+      first.metric + " per message size, from the statistics in the result file", cases);
   t.header = {"variant", "size"};
   if (latency) {
     for (const char* h : {"p50", "p90", "p99", "max"})
@@ -129,9 +129,9 @@ table summary_table(const std::vector<case_ref>& cases) {
     auto size = [](const core::point_result* p) { return p->bytes ? format_size(p->bytes) : "-"; };
     std::vector<std::string> row = {c.label};
     if (latency) {
-      row.insert(row.end(), {size(small), format_value(small->stats.median),
-                             format_value(small->stats.p99), size(big),
-                             format_value(big->stats.median)});
+      row.insert(row.end(),
+                 {size(small), format_value(small->stats.median), format_value(small->stats.p99),
+                  size(big), format_value(big->stats.median)});
     } else {
       row.insert(row.end(), {size(big), format_value(big->stats.median)});
       if (peaks) {
