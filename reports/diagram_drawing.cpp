@@ -95,7 +95,8 @@ geometry layout(cairo_t* cr, const diagram& d, double width) {
   double total = 0;
   for (std::size_t i = 0; i < cols; ++i)
     total += box_w[i] + (i + 1 < cols ? gap_w[i] : 0);
-  const double scale = (width - 8) / total;
+  // A small diagram (no devices) keeps its natural proportions instead of filling the width.
+  const double scale = (width - 8) / std::max(total, 1.0);
   double x = 4;
   for (std::size_t i = 0; i < cols; ++i) {
     g.x.push_back(x);

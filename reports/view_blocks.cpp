@@ -107,8 +107,9 @@ table summary_table(const std::vector<case_ref>& cases) {
   const bool latency = first.better == "lower";
   const std::string u = " (" + first.unit + ")";
   const bool peaks = !latency && any_peak(cases);
-  const bool cpu = !latency && std::any_of(cases.begin(), cases.end(), [](const case_ref& c) {
-    const auto* p = largest_point(*c.result);
+  // CPU cost where the file has it: at the size of the row's figure (smallest for latency).
+  const bool cpu = std::any_of(cases.begin(), cases.end(), [&](const case_ref& c) {
+    const auto* p = latency ? smallest_point(*c.result) : largest_point(*c.result);
     return p && std::isfinite(extra_value(*p, "cpu_seconds_per_gb"));
   });
   if (latency) {
@@ -118,8 +119,8 @@ table summary_table(const std::vector<case_ref>& cases) {
     t.caption = with_shared("Median at the largest size", cases);
     t.header = {"variant", "size", "median" + u};
     if (peaks) t.header.push_back("% of line rate");
-    if (cpu) t.header.push_back("CPU s/GB");
   }
+  if (cpu) t.header.push_back("CPU s/GB");
   t.numeric.assign(t.header.size(), true);
   t.numeric[0] = false;
   for (const auto& c : cases) {
@@ -138,8 +139,9 @@ table summary_table(const std::vector<case_ref>& cases) {
         const double pct = percent_of_peak(*c.result, big->stats.median);
         row.push_back(std::isfinite(pct) ? fmt::format("{:.1f} %", pct) : "-");
       }
-      if (cpu) row.push_back(format_value(extra_value(*big, "cpu_seconds_per_gb")));
     }
+    if (cpu)
+      row.push_back(format_value(extra_value(latency ? *small : *big, "cpu_seconds_per_gb")));
     t.rows.push_back(std::move(row));
   }
   return t;

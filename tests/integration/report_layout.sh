@@ -38,9 +38,10 @@ done
 names+=(all)
 
 # The check: every element's right edge within the viewport, written into the title.
-probe='<script>window.addEventListener("load",function(){var w=document.documentElement.clientWidth,bad=[];document.querySelectorAll("body *").forEach(function(e){var r=e.getBoundingClientRect();if(r.width>0&&r.right>w+1&&bad.length<5)bad.push(e.tagName+":"+Math.round(r.right)+":"+(e.textContent||"").slice(0,40).replace(/\s+/g," "))});document.title="LAYOUT "+w+" "+document.documentElement.scrollWidth+" "+bad.length+" "+bad.join(" | ")})</script>'
+probe='<script>window.addEventListener("load",function(){var w=document.documentElement.clientWidth,bad=[];document.querySelectorAll("body *").forEach(function(e){var r=e.getBoundingClientRect();if(r.width>0&&r.right>w+1&&bad.length<5)bad.push(e.tagName+":"+Math.round(r.right)+":"+(e.textContent||"").slice(0,40).split("\n").join(" "))});document.title="LAYOUT "+w+" "+document.documentElement.scrollWidth+" "+bad.length+" "+bad.join(" | ")})</script>'
 for name in "${names[@]}"; do
-  sed "s#</body>#${probe//&/\\&}</body>#" "$work/$name.html" >"$work/$name.probe.html"
+  PROBE=$probe python3 -c 'import os, sys; t = open(sys.argv[1]).read(); open(sys.argv[2], "w").write(t.replace("</body>", os.environ["PROBE"] + "</body>"))' \
+    "$work/$name.html" "$work/$name.probe.html"
   timeout 60 "$browser" --headless --no-sandbox --disable-gpu --no-first-run \
     --disable-background-networking --disable-component-update --disable-sync \
     --user-data-dir="$work/profile" --window-size=1000,900 --virtual-time-budget=3000 \
