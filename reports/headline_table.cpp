@@ -41,9 +41,9 @@ std::optional<path_kind> kind_of(const core::case_result& c) {
   }
   if (b == "gpu.p2p.latency") return path_kind{6, b, "GPU to GPU latency", true};
   if (b == "net.tcp.bandwidth") return path_kind{7, b, "TCP bandwidth", false};
-  if (b == "net.tcp.latency") return path_kind{8, b, "TCP latency (p50)", false};
+  if (b == "net.tcp.latency") return path_kind{8, b, "TCP latency, p50", false};
   if (b == "net.rdma.bandwidth") return path_kind{9, b, "RDMA bandwidth", false};
-  if (b == "net.rdma.latency") return path_kind{10, b, "RDMA latency (p50)", false};
+  if (b == "net.rdma.latency") return path_kind{10, b, "RDMA latency, p50", false};
   if (b == "coll.allreduce") {
     const auto how = param(c, "backend") + "/" + param(c, "transport");
     return path_kind{11, b + " " + how, "Allreduce " + how, false};

@@ -186,7 +186,7 @@ diagram machine_diagram(const run_input& run) {
     const auto here =
         std::count_if(devices.begin(), devices.end(), [n](const device& x) { return x.numa == n; });
     const int span = std::max(1, static_cast<int>(here));
-    d.nodes.push_back({"mem" + sn, "memory " + sn, "host memory", "memory", 0, row, span});
+    d.nodes.push_back({"mem" + sn, "DRAM", "host memory, node " + sn, "memory", 0, row, span});
     d.nodes.push_back(
         {"cpu" + sn, numa_count > 1 ? "NUMA " + sn : "CPU", cpu_model, "cpu", 1, row, span});
     diagram_edge e{"mem" + sn, "cpu" + sn, {}, line_band::unknown, false};
