@@ -24,7 +24,7 @@ table { border-collapse: collapse; margin: 0.4em 0 1.4em; font-size: 0.85em; max
 caption { text-align: left; font-weight: bold; padding: 0.3em 0; overflow-wrap: anywhere; }
 th, td { border-bottom: 1px solid #d6d6d6; padding: 0.25em 0.6em; vertical-align: top;
          overflow-wrap: anywhere; word-break: break-word; }
-th { background: #e6ebf2; text-align: left; }
+th { background: #e6ebf2; text-align: left; overflow-wrap: normal; word-break: normal; }
 td.num { text-align: right; font-variant-numeric: tabular-nums; }
 p { overflow-wrap: anywhere; }
 .note { border-left: 4px solid #995010; background: #fbf5ee; padding: 0.4em 0.8em; }
