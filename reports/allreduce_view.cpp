@@ -200,7 +200,6 @@ section allreduce_view(const std::string& title, std::vector<case_ref> cases,
       if (auto t = transport_table(gs, key, what); !t.rows.empty())
         s.blocks.emplace_back(std::move(t));
   label_cases(cases);
-  s.blocks.emplace_back(point_table(measured(cases)));
   append_common_blocks(s, cases, measured(cases), matched);
   return s;
 }

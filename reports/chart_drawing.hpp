@@ -16,4 +16,8 @@ double heatmap_height(const heatmap& map, double width);
 void draw_chart(cairo_t* cr, const line_chart& chart, double width);
 void draw_heatmap(cairo_t* cr, const heatmap& map, double width);
 
+// The machine diagram (reports/diagram_drawing.cpp).
+double diagram_height(const diagram& d, double width);
+void draw_diagram(cairo_t* cr, const diagram& d, double width);
+
 }  // namespace gpubench::reports

@@ -17,6 +17,7 @@ std::optional<std::string> charts_unavailable();
 // charts can sit in one HTML page.
 std::string chart_svg(const line_chart& chart, const std::string& id_prefix);
 std::string heatmap_svg(const heatmap& map, const std::string& id_prefix);
+std::string diagram_svg(const diagram& d, const std::string& id_prefix);
 
 // Title page, sections, tables that break across pages, vector charts. Throws
 // std::runtime_error when the file cannot be written, core::usage_error without cairo.

@@ -19,6 +19,9 @@ std::string chart_svg(const line_chart&, const std::string&) {
 std::string heatmap_svg(const heatmap&, const std::string&) {
   return {};
 }
+std::string diagram_svg(const diagram&, const std::string&) {
+  return {};
+}
 
 void write_pdf(const document&, const std::filesystem::path& path) {
   throw core::usage_error("cannot write " + path.string() + ": this gpubench was " + reason);

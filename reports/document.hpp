@@ -76,7 +76,41 @@ struct heatmap {
   bool raster = false;
 };
 
-using block = std::variant<paragraph, note, table, line_chart, heatmap>;
+// How close a measured path came to its line rate: the colour of its edge in the diagram.
+// good >= 80 %, fair 50-80 %, poor < 50 %; unknown when the path has no line rate.
+enum class line_band { unknown, good, fair, poor };
+
+// A box of the machine diagram: a NUMA node with its CPUs, host memory, a GPU, a NIC, an RDMA
+// device, the network. Boxes sit on a grid: `column` left to right (memory, CPU, devices,
+// network), `row` top to bottom; the drawing scales the grid to the width it has.
+struct diagram_node {
+  std::string id;
+  std::string label;   // "GPU 0", "NUMA 1", "ens1f0np0"
+  std::string detail;  // second line: model, PCIe link, speed
+  std::string kind;    // memory | cpu | gpu | nic | rdma | network | fabric
+  int column = 0;
+  int row = 0;
+  int row_span = 1;  // a NUMA node spans the rows of the devices attached to it
+};
+
+// A link between two boxes with what was measured across it.
+struct diagram_edge {
+  std::string from;
+  std::string to;
+  std::vector<std::string> lines;  // "H2D 54.8 GB/s, 87 % of line"; "PCIe gen5 x16 of gen5 x16"
+  line_band band = line_band::unknown;
+  bool measured = false;  // false: a link the topology shows that nothing measured (drawn dotted)
+};
+
+struct diagram {
+  std::string title;
+  std::vector<diagram_node> nodes;
+  std::vector<diagram_edge> edges;
+  int columns = 1;
+  int rows = 1;
+};
+
+using block = std::variant<paragraph, note, table, line_chart, heatmap, diagram>;
 
 struct section {
   std::string title;

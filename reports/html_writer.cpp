@@ -4,6 +4,7 @@
 #include <type_traits>
 
 #include "reports/charts.hpp"
+#include "reports/machine_diagram.hpp"
 
 namespace gpubench::reports {
 
@@ -15,17 +16,21 @@ body { font-family: "DejaVu Sans", "Segoe UI", Helvetica, Arial, sans-serif; col
 h1 { font-size: 1.7em; margin-bottom: 0.2em; }
 h2 { font-size: 1.3em; border-bottom: 2px solid #dde3ea; padding-bottom: 0.2em; margin-top: 2em; }
 h3 { font-size: 1.1em; }
-.subtitle { color: #555; margin: 0.1em 0; }
+.subtitle { color: #555; margin: 0.1em 0; overflow-wrap: anywhere; }
 nav ol { columns: 2; font-size: 0.95em; }
-.wide { overflow-x: auto; }
-table { border-collapse: collapse; margin: 0.4em 0 1.4em; font-size: 0.85em; }
-caption { text-align: left; font-weight: bold; padding: 0.3em 0; }
-th, td { border-bottom: 1px solid #d6d6d6; padding: 0.25em 0.6em; vertical-align: top; }
-th { background: #e6ebf2; text-align: left; }
-td.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
+.wide { max-width: 100%; overflow-x: auto; }
+/* No table is wider than the page: cells wrap anywhere when they must (long paths, ids). */
+table { border-collapse: collapse; margin: 0.4em 0 1.4em; font-size: 0.85em; max-width: 100%; }
+caption { text-align: left; font-weight: bold; padding: 0.3em 0; overflow-wrap: anywhere; }
+th, td { border-bottom: 1px solid #d6d6d6; padding: 0.25em 0.6em; vertical-align: top;
+         overflow-wrap: anywhere; word-break: break-word; }
+th { background: #e6ebf2; text-align: left; overflow-wrap: normal; word-break: normal; }
+td.num { text-align: right; font-variant-numeric: tabular-nums; }
+p { overflow-wrap: anywhere; }
 .note { border-left: 4px solid #995010; background: #fbf5ee; padding: 0.4em 0.8em; }
-figure { margin: 0.8em 0; }
+figure { margin: 0.8em 0; max-width: 100%; }
 figure svg { max-width: 100%; height: auto; }
+figcaption { font-size: 0.85em; color: #444; }
 @media print {
   body { max-width: none; margin: 0; }
   .wide { overflow: visible; }
@@ -101,8 +106,17 @@ std::string to_html(const document& doc) {
                        "\" not drawn: " + html_escape(*no_charts) + ".</p>\n";
               } else if constexpr (std::is_same_v<T, line_chart>) {
                 out += chart_svg(v, prefix);
+              } else if constexpr (std::is_same_v<T, diagram>) {
+                out += diagram_svg(v, prefix);
               } else {
                 out += heatmap_svg(v, prefix);
+              }
+              if constexpr (std::is_same_v<T, diagram>) {
+                // The edges as text too: what a screen reader, a text browser or a search finds.
+                out += "<figcaption><details><summary>The diagram as text</summary><ul>";
+                for (const auto& line : diagram_lines(v))
+                  out += "<li>" + html_escape(line) + "</li>";
+                out += "</ul></details></figcaption>\n";
               }
               out += "</figure>\n";
             }

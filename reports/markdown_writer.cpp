@@ -4,6 +4,7 @@
 #include <type_traits>
 
 #include "reports/charts.hpp"
+#include "reports/machine_diagram.hpp"
 
 namespace gpubench::reports {
 
@@ -74,6 +75,17 @@ std::string to_markdown(const document& doc, const chart_store& store) {
               out += "> " + v.text + "\n\n";
             } else if constexpr (std::is_same_v<T, table>) {
               write_table(out, v);
+            } else if constexpr (std::is_same_v<T, diagram>) {
+              if (draw) {
+                const std::string prefix = "md" + std::to_string(++drawn) + "-";
+                out += "![" + alt_text(v.title) + "](" +
+                       store(svg_document(diagram_svg(v, prefix))) + ")\n\n";
+              } else {
+                out += "**" + v.title + "**\n\n";
+              }
+              for (const auto& line : diagram_lines(v))
+                out += "- " + line + "\n";
+              out += "\n";
             } else if (draw) {
               const std::string prefix = "md" + std::to_string(++drawn) + "-";
               std::string svg;

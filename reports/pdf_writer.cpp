@@ -89,6 +89,11 @@ class pdf_pages {
     place(h, [&] { draw_heatmap(m_cr.get(), m, content_width); });
   }
 
+  void chart(const diagram& d) {
+    const double h = diagram_height(d, content_width);
+    place(h, [&] { draw_diagram(m_cr.get(), d, content_width); });
+  }
+
   void grid(const table& t) {
     if (t.header.empty()) return;
     if (!t.caption.empty()) {

@@ -2,6 +2,7 @@
 
 #include "reports/cluster/cluster_report.hpp"
 #include "reports/comparison_section.hpp"
+#include "reports/page_one.hpp"
 #include "reports/projection.hpp"
 #include "reports/summary_section.hpp"
 #include "reports/views.hpp"
@@ -16,14 +17,27 @@ document build_report(const std::vector<run_input>& runs, const reference_set& r
     doc.subtitle.push_back(r.label + ": suite " + r.file.run.suite + ", " + r.file.run.started +
                            ", " + core::to_string(r.file.run.status) + " (" +
                            r.path.filename().string() + ")");
-  doc.sections.push_back(summary_section(runs));
+  for (auto& s : page_one_sections(runs, refs))
+    doc.sections.push_back(std::move(s));
   for (auto& s : cluster::cluster_sections(runs))
     doc.sections.push_back(std::move(s));
-  for (auto& s : measurement_sections(runs, refs))
+  if (auto s = projection_section(runs, options)) doc.sections.push_back(std::move(*s));
+  auto parts = measurement_sections(runs, refs);
+  for (auto& s : parts.views)
     doc.sections.push_back(std::move(s));
   if (auto s = comparison_section(runs)) doc.sections.push_back(std::move(*s));
-  // At the end for now: the page-one layout places it beside the findings.
-  if (auto s = projection_section(runs, options)) doc.sections.push_back(std::move(*s));
+  auto summary = summary_section(runs);
+  summary.title = "Appendix A: systems, what ran, what was skipped";
+  doc.sections.push_back(std::move(summary));
+  if (!parts.appendix.empty()) {
+    doc.sections.push_back(
+        {"Appendix B: every point",
+         1,
+         {paragraph{"Every message size of every measured case, with the statistics stored in "
+                    "the result files (the CSV output has them at full precision)."}}});
+    for (auto& s : parts.appendix)
+      doc.sections.push_back(std::move(s));
+  }
   return doc;
 }
 

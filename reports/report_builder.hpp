@@ -1,5 +1,7 @@
-// Assembles the report document from result files: summary, one section per benchmark view,
-// and the comparison across runs when there are several.
+// Assembles the report document from result files. Page one per system (the interconnect
+// story: diagram, headline, findings), the training scaling projection, one section per
+// benchmark view (charts and compact tables), the comparison across runs, then the appendix:
+// the systems and what ran or was skipped, and every point of every view.
 #pragma once
 
 #include <vector>

@@ -37,24 +37,50 @@ std::string distinct_id_part(const std::string& id, const std::vector<std::strin
 
 }  // namespace
 
-void label_cases(std::vector<case_ref>& cases, const std::vector<std::string>& ignore) {
-  std::set<const run_input*> runs;
-  std::set<std::string> ids;
+parameter_split split_parameters(const std::vector<case_ref>& cases,
+                                 const std::vector<std::string>& ignore) {
   std::set<std::string> keys;
-  for (const auto& c : cases) {
-    runs.insert(c.run);
-    ids.insert(c.result->benchmark);
+  for (const auto& c : cases)
     for (const auto& [key, value] : c.result->params.items())
       keys.insert(key);
-  }
-  std::vector<std::string> varying;
+  parameter_split out;
   for (const auto& key : keys) {
     if (std::find(ignore.begin(), ignore.end(), key) != ignore.end()) continue;
     std::set<std::string> values;
-    for (const auto& c : cases)
-      values.insert(c.result->params.contains(key) ? param_text(c.result->params.at(key)) : "");
-    if (values.size() > 1) varying.push_back(key);
+    std::set<std::string> ids_with, ids_without;
+    for (const auto& c : cases) {
+      if (c.result->params.contains(key)) {
+        values.insert(param_text(c.result->params.at(key)));
+        ids_with.insert(c.result->benchmark);
+      } else {
+        ids_without.insert(c.result->benchmark);
+      }
+    }
+    const bool partial = std::any_of(ids_with.begin(), ids_with.end(), [&](const std::string& id) {
+      return ids_without.contains(id);
+    });
+    if (values.size() > 1 || partial)
+      out.varying.push_back(key);
+    else if (!values.empty())
+      out.shared += (out.shared.empty() ? "" : ", ") + key + "=" + *values.begin();
   }
+  return out;
+}
+
+std::string with_shared(const std::string& caption, const std::vector<case_ref>& cases,
+                        const std::vector<std::string>& ignore) {
+  const auto split = split_parameters(cases, ignore);
+  return split.shared.empty() ? caption : caption + "; every row: " + split.shared;
+}
+
+void label_cases(std::vector<case_ref>& cases, const std::vector<std::string>& ignore) {
+  std::set<const run_input*> runs;
+  std::set<std::string> ids;
+  for (const auto& c : cases) {
+    runs.insert(c.run);
+    ids.insert(c.result->benchmark);
+  }
+  const auto varying = split_parameters(cases, ignore).varying;
   const std::vector<std::string> all_ids(ids.begin(), ids.end());
   for (auto& c : cases) {
     std::string label;

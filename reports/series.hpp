@@ -20,6 +20,21 @@ struct case_ref {
 // Parameters named in `ignore` are left out (they are an axis of the view, like src/dst).
 void label_cases(std::vector<case_ref>& cases, const std::vector<std::string>& ignore = {});
 
+// Which parameters tell the cases of a table apart and which all rows share (they go in the
+// table's caption, once). A key varies when two cases give it different values, or when one
+// case of a benchmark id has it and another of the same id does not; keys a benchmark id does
+// not have at all do not make it vary (TCP has a peer, RDMA a device: the id tells them apart).
+struct parameter_split {
+  std::vector<std::string> varying;  // keys, sorted
+  std::string shared;                // "peer=198.18.0.2:18515, streams=1"; empty when none
+};
+parameter_split split_parameters(const std::vector<case_ref>& cases,
+                                 const std::vector<std::string>& ignore = {});
+
+// "caption; every row: peer=..., streams=1" when the cases share parameters, else the caption.
+std::string with_shared(const std::string& caption, const std::vector<case_ref>& cases,
+                        const std::vector<std::string>& ignore = {});
+
 // The cases with measured points (status ok), in order.
 std::vector<case_ref> measured(const std::vector<case_ref>& cases);
 

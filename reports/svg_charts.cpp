@@ -66,4 +66,9 @@ std::string heatmap_svg(const heatmap& map, const std::string& id_prefix) {
                 [&](cairo_t* cr) { draw_heatmap(cr, map, svg_width); });
 }
 
+std::string diagram_svg(const diagram& d, const std::string& id_prefix) {
+  return render(svg_width, diagram_height(d, svg_width), id_prefix,
+                [&](cairo_t* cr) { draw_diagram(cr, d, svg_width); });
+}
+
 }  // namespace gpubench::reports

@@ -30,7 +30,11 @@ std::string extra_header(const std::string& key) {
   if (key == "gbit_per_s") return "Gbit/s";
   if (key == "message_rate_mpps") return "Mmsg/s";
   if (key == "messages_per_sample") return "msgs/sample";
-  return key;
+  // Unknown extras keep their name, with spaces so a narrow column can wrap it.
+  std::string out = key;
+  for (char& c : out)
+    if (c == '_') c = ' ';
+  return out;
 }
 
 double percent_of_peak(const core::case_result& c, double value) {
@@ -54,7 +58,8 @@ table point_table(const std::vector<case_ref>& cases) {
   const std::string u = " (" + first.unit + ")";
   const auto extras = extra_keys(cases);
   const bool peaks = !latency && any_peak(cases);
-  t.caption = first.metric + " per message size, from the statistics in the result file";
+  t.caption = with_shared(
+      first.metric + " per message size, from the statistics in the result file", cases);
   t.header = {"variant", "size"};
   if (latency) {
     for (const char* h : {"p50", "p90", "p99", "max"})
@@ -91,6 +96,53 @@ table point_table(const std::vector<case_ref>& cases) {
         row.push_back(format_value(extra_value(p, key)));
       t.rows.push_back(std::move(row));
     }
+  }
+  return t;
+}
+
+table summary_table(const std::vector<case_ref>& cases) {
+  table t;
+  if (cases.empty()) return t;
+  const auto& first = *cases.front().result;
+  const bool latency = first.better == "lower";
+  const std::string u = " (" + first.unit + ")";
+  const bool peaks = !latency && any_peak(cases);
+  // CPU cost where the file has it: at the size of the row's figure (smallest for latency).
+  const bool cpu = std::any_of(cases.begin(), cases.end(), [&](const case_ref& c) {
+    const auto* p = latency ? smallest_point(*c.result) : largest_point(*c.result);
+    return p && std::isfinite(extra_value(*p, "cpu_seconds_per_gb"));
+  });
+  if (latency) {
+    t.caption = with_shared("p50 and p99 at the smallest and p50 at the largest size", cases);
+    t.header = {"variant", "small size", "p50" + u, "p99" + u, "large size", "p50" + u};
+  } else {
+    t.caption = with_shared("Median at the largest size", cases);
+    t.header = {"variant", "size", "median" + u};
+    if (peaks) t.header.push_back("% of line rate");
+  }
+  if (cpu) t.header.push_back("CPU s/GB");
+  t.numeric.assign(t.header.size(), true);
+  t.numeric[0] = false;
+  for (const auto& c : cases) {
+    const auto* big = largest_point(*c.result);
+    const auto* small = smallest_point(*c.result);
+    if (!big || !small) continue;
+    auto size = [](const core::point_result* p) { return p->bytes ? format_size(p->bytes) : "-"; };
+    std::vector<std::string> row = {c.label};
+    if (latency) {
+      row.insert(row.end(),
+                 {size(small), format_value(small->stats.median), format_value(small->stats.p99),
+                  size(big), format_value(big->stats.median)});
+    } else {
+      row.insert(row.end(), {size(big), format_value(big->stats.median)});
+      if (peaks) {
+        const double pct = percent_of_peak(*c.result, big->stats.median);
+        row.push_back(std::isfinite(pct) ? fmt::format("{:.1f} %", pct) : "-");
+      }
+    }
+    if (cpu)
+      row.push_back(format_value(extra_value(latency ? *small : *big, "cpu_seconds_per_gb")));
+    t.rows.push_back(std::move(row));
   }
   return t;
 }

@@ -15,6 +15,11 @@ namespace gpubench::reports {
 // for bandwidth, and the point extras (cpu_seconds_per_gb, algbw, busbw) when present.
 table point_table(const std::vector<case_ref>& cases);
 
+// The compact table beside a chart: one row per case at its headline size (bandwidth: median
+// and % of line rate at the largest size; latency: p50 and p99 at the smallest and p50 at the
+// largest). The full per-size table goes to the appendix.
+table summary_table(const std::vector<case_ref>& cases);
+
 // The value a chart plots for a point: an extra (busbw) when `extra_key` is set, else the
 // median of the stored statistics.
 double plotted_value(const core::point_result& p, const std::string& extra_key);

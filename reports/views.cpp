@@ -51,13 +51,13 @@ section generic_view(const std::string& title, std::vector<case_ref> cases,
       (latency ? "; the shaded band spans p50 to p99." : "; dashed lines are line rates.")});
   const auto matched = matching_references(ok, refs);
   if (has_size_axis(ok)) s.blocks.emplace_back(size_chart(title, ok, matched));
-  s.blocks.emplace_back(point_table(ok));
+  s.blocks.emplace_back(summary_table(ok));
   append_common_blocks(s, cases, ok, matched);
   return s;
 }
 
-std::vector<section> measurement_sections(const std::vector<run_input>& runs,
-                                          const reference_set& refs) {
+measurement_parts measurement_sections(const std::vector<run_input>& runs,
+                                       const reference_set& refs) {
   std::vector<std::string> order;
   std::map<std::string, std::vector<case_ref>> views;
   for (const auto& run : runs)
@@ -66,25 +66,29 @@ std::vector<section> measurement_sections(const std::vector<run_input>& runs,
       if (!views.contains(key)) order.push_back(key);
       views[key].push_back({&run, &c, {}});
     }
-  std::vector<section> out;
+  measurement_parts out;
   for (const auto& key : order) {
     auto& cases = views[key];
-    if (measured(cases).empty()) continue;  // the summary lists what was not measured
+    if (measured(cases).empty()) continue;  // the appendix lists what was not measured
     std::string ids;
     for (const auto& c : cases)
       if (ids.find(c.result->benchmark) == std::string::npos)
         ids += (ids.empty() ? "" : ", ") + c.result->benchmark;
     const std::string title = view_title(key) + " (" + ids + ")";
+    // Every point of the view, labelled by everything that differs (src/dst included).
+    auto all = measured(cases);
+    label_cases(all);
+    out.appendix.push_back({title, 2, {point_table(all)}});
     if (key.rfind("gpu.p2p.", 0) == 0)
-      out.push_back(pair_view(title, std::move(cases), refs));
+      out.views.push_back(pair_view(title, std::move(cases), refs));
     else if (key == "coll.allreduce")
-      out.push_back(allreduce_view(title, std::move(cases), refs));
+      out.views.push_back(allreduce_view(title, std::move(cases), refs));
     else if (key.rfind("net.", 0) == 0) {
       auto s = generic_view(title, cases, refs);
       append_cpu_comparison(s, measured(cases));  // TCP against RDMA in like modes only
-      out.push_back(std::move(s));
+      out.views.push_back(std::move(s));
     } else {
-      out.push_back(generic_view(title, std::move(cases), refs));
+      out.views.push_back(generic_view(title, std::move(cases), refs));
     }
   }
   return out;

@@ -12,9 +12,14 @@
 
 namespace gpubench::reports {
 
-// One section per view that has measured cases, in the order the files list them.
-std::vector<section> measurement_sections(const std::vector<run_input>& runs,
-                                          const reference_set& refs);
+// One section per view that has measured cases, in the order the files list them (chart and
+// compact tables), and for the appendix one level-2 section per view with every point.
+struct measurement_parts {
+  std::vector<section> views;
+  std::vector<section> appendix;
+};
+measurement_parts measurement_sections(const std::vector<run_input>& runs,
+                                       const reference_set& refs);
 
 // Which view a benchmark belongs to: net.tcp.latency and net.rdma.latency share
 // "net.latency" so TCP and RDMA land on one chart; other ids are their own view.

@@ -28,7 +28,7 @@ a = abs(p)
 print(f"{p:.0f}" if a >= 1000 else f"{p:.1f}" if a >= 100 else f"{p:.2f}" if a >= 1 else f"{p:.3g}")
 PY
 )
-for title in "Summary" "Host memory copy" "Host to GPU copies" "GPU to GPU bandwidth" \
+for title in "The interconnect story" "Appendix A" "Host memory copy" "Host to GPU copies" "GPU to GPU bandwidth" \
   "Network latency: TCP and RDMA" "Allreduce across nodes" "Comparison across runs"; do
   grep -qF "$title" "$work/r.md" || fail "markdown lacks section '$title'"
   grep -qF "$title" "$work/r.html" || fail "HTML lacks section '$title'"
