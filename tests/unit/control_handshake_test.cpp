@@ -11,23 +11,24 @@
 namespace gpubench::transports::control {
 namespace {
 
-const std::string tool = "9.8.7";
+const std::string hs_tool = "9.8.7";
 
-std::vector<std::byte> frame_of(message type, const nlohmann::json& body) {
+std::vector<std::byte> hs_frame(message type, const nlohmann::json& body) {
   return encode_frame(type, as_bytes(body.dump()));
 }
 
-std::vector<std::byte> hello(const std::string& tool_text = tool, const std::string& nonce = "cn") {
-  return frame_of(message::hello,
+std::vector<std::byte> hs_hello(const std::string& tool_text = hs_tool,
+                                const std::string& nonce = "cn") {
+  return hs_frame(message::hello,
                   {{"protocol", protocol_version}, {"tool", tool_text}, {"nonce", nonce}});
 }
 
-server_handshake make(const std::string& token = "") {
-  return server_handshake({token, tool, "sn"}, "127.0.0.1:4000");
+server_handshake make_handshake(const std::string& token = "") {
+  return server_handshake({token, hs_tool, "sn"}, "127.0.0.1:4000");
 }
 
 // The frames in `bytes` (the machine's replies).
-std::vector<frame> frames_in(const std::vector<std::byte>& bytes) {
+std::vector<frame> hs_frames(const std::vector<std::byte>& bytes) {
   frame_reader r;
   r.feed(bytes);
   std::vector<frame> out;
@@ -37,13 +38,13 @@ std::vector<frame> frames_in(const std::vector<std::byte>& bytes) {
   return out;
 }
 
-nlohmann::json body_of(const frame& f) {
+nlohmann::json hs_body(const frame& f) {
   return nlohmann::json::parse(as_string(f.payload));
 }
 
 TEST(FrameReader, AnySplitGivesTheSameFrames) {
-  auto bytes = hello();
-  const auto second = frame_of(message::auth, {{"mac", "m"}});
+  auto bytes = hs_hello();
+  const auto second = hs_frame(message::auth, {{"mac", "m"}});
   bytes.insert(bytes.end(), second.begin(), second.end());
   for (std::size_t chunk = 1; chunk <= bytes.size(); ++chunk) {
     frame_reader r;
@@ -67,8 +68,8 @@ TEST(FrameReader, OversizedHeaderIsRefusedBeforeItsPayload) {
 }
 
 TEST(ServerHandshake, WithoutTokenHelloAcceptAuthWelcome) {
-  auto hs = make();
-  auto bytes = hello();
+  auto hs = make_handshake();
+  auto bytes = hs_hello();
   // Byte by byte: nothing happens before the hello is complete.
   for (std::size_t i = 0; i + 1 < bytes.size(); ++i) {
     const auto out = hs.feed(std::span(bytes).subspan(i, 1));
@@ -78,112 +79,112 @@ TEST(ServerHandshake, WithoutTokenHelloAcceptAuthWelcome) {
   hs.feed(std::span(bytes).subspan(bytes.size() - 1));
   EXPECT_EQ(hs.state(), handshake_state::hello_received);
   auto out = hs.accept();
-  auto replies = frames_in(out.send);
+  auto replies = hs_frames(out.send);
   ASSERT_EQ(replies.size(), 1u);
   EXPECT_EQ(replies[0].type, message::challenge);
-  EXPECT_EQ(body_of(replies[0])["auth"], false);
-  EXPECT_EQ(body_of(replies[0])["nonce"], "sn");
-  out = hs.feed(frame_of(message::auth, {{"mac", ""}}));
-  replies = frames_in(out.send);
+  EXPECT_EQ(hs_body(replies[0])["auth"], false);
+  EXPECT_EQ(hs_body(replies[0])["nonce"], "sn");
+  out = hs.feed(hs_frame(message::auth, {{"mac", ""}}));
+  replies = hs_frames(out.send);
   ASSERT_EQ(replies.size(), 1u);
   EXPECT_EQ(replies[0].type, message::welcome);
   EXPECT_EQ(hs.state(), handshake_state::established);
 }
 
 TEST(ServerHandshake, TokenIsCheckedAndTheServerProvesIt) {
-  auto hs = make("secret");
-  hs.feed(hello());
+  auto hs = make_handshake("secret");
+  hs.feed(hs_hello());
   hs.accept();
   const auto out =
-      hs.feed(frame_of(message::auth, {{"mac", auth_mac("secret", "client", "cn", "sn")}}));
+      hs.feed(hs_frame(message::auth, {{"mac", auth_mac("secret", "client", "cn", "sn")}}));
   ASSERT_EQ(hs.state(), handshake_state::established);
-  const auto replies = frames_in(out.send);
-  EXPECT_EQ(body_of(replies.at(0))["mac"], auth_mac("secret", "server", "cn", "sn"));
+  const auto replies = hs_frames(out.send);
+  EXPECT_EQ(hs_body(replies.at(0))["mac"], auth_mac("secret", "server", "cn", "sn"));
 
-  auto wrong = make("secret");
-  wrong.feed(hello());
+  auto wrong = make_handshake("secret");
+  wrong.feed(hs_hello());
   wrong.accept();
   const auto refused =
-      wrong.feed(frame_of(message::auth, {{"mac", auth_mac("other", "client", "cn", "sn")}}));
+      wrong.feed(hs_frame(message::auth, {{"mac", auth_mac("other", "client", "cn", "sn")}}));
   EXPECT_EQ(wrong.state(), handshake_state::failed);
-  EXPECT_EQ(frames_in(refused.send).at(0).type, message::error);
+  EXPECT_EQ(hs_frames(refused.send).at(0).type, message::error);
   EXPECT_NE(wrong.failure().find("token does not match"), std::string::npos);
 
   // A reflected server proof is not a client proof.
-  auto reflected = make("secret");
-  reflected.feed(hello());
+  auto reflected = make_handshake("secret");
+  reflected.feed(hs_hello());
   reflected.accept();
-  reflected.feed(frame_of(message::auth, {{"mac", auth_mac("secret", "server", "cn", "sn")}}));
+  reflected.feed(hs_frame(message::auth, {{"mac", auth_mac("secret", "server", "cn", "sn")}}));
   EXPECT_EQ(reflected.state(), handshake_state::failed);
 }
 
 TEST(ServerHandshake, BadInputFailsWithAnErrorFrameAndNeverThrows) {
   const std::vector<std::vector<std::byte>> inputs = {
-      frame_of(message::auth, {{"mac", ""}}),                         // auth before hello
-      frame_of(message::hello, nlohmann::json::array({1, 2})),        // not an object
-      frame_of(message::hello, {{"protocol", "1"}, {"tool", tool}}),  // wrong types
-      frame_of(message::hello, {{"protocol", protocol_version}, {"tool", 7}}),
-      frame_of(message::case_open, {{"transport", "tcp"}}),  // skips the handshake
+      hs_frame(message::auth, {{"mac", ""}}),                            // auth before hello
+      hs_frame(message::hello, nlohmann::json::array({1, 2})),           // not an object
+      hs_frame(message::hello, {{"protocol", "1"}, {"tool", hs_tool}}),  // wrong types
+      hs_frame(message::hello, {{"protocol", protocol_version}, {"tool", 7}}),
+      hs_frame(message::case_open, {{"transport", "tcp"}}),  // skips the handshake
       encode_frame(message::hello, as_bytes(std::string("{not json"))),
-      hello("0.0.1"),
+      hs_hello("0.0.1"),
       encode_frame(message::hello, as_bytes(std::string("{}")), protocol_version + 1),
   };
   for (const auto& in : inputs) {
-    auto hs = make();
+    auto hs = make_handshake();
     const auto out = hs.feed(in);
     EXPECT_EQ(hs.state(), handshake_state::failed) << as_string(in);
-    const auto replies = frames_in(out.send);
+    const auto replies = hs_frames(out.send);
     ASSERT_EQ(replies.size(), 1u);
     EXPECT_EQ(replies[0].type, message::error);
     EXPECT_FALSE(hs.failure().empty());
-    EXPECT_TRUE(hs.feed(hello()).send.empty()) << "a failed handshake stays failed";
+    EXPECT_TRUE(hs.feed(hs_hello()).send.empty()) << "a failed handshake stays failed";
   }
 }
 
 TEST(ServerHandshake, DeclaredLargeHelloIsRefusedAtOnce) {
-  auto hs = make();
+  auto hs = make_handshake();
   hs.feed(encode_header({frame_magic, protocol_version, 1, 1u << 20}));
   EXPECT_EQ(hs.state(), handshake_state::failed);
   EXPECT_NE(hs.failure().find("over the limit"), std::string::npos) << hs.failure();
 }
 
 TEST(ServerHandshake, DataBeforeOurReplyIsAProtocolError) {
-  auto hs = make();
-  auto bytes = hello();
-  const auto early = frame_of(message::auth, {{"mac", ""}});
+  auto hs = make_handshake();
+  auto bytes = hs_hello();
+  const auto early = hs_frame(message::auth, {{"mac", ""}});
   bytes.insert(bytes.end(), early.begin(), early.end());
   hs.feed(bytes);
   EXPECT_EQ(hs.state(), handshake_state::failed) << "auth pipelined before the challenge";
 }
 
 TEST(ServerHandshake, BusyAndFail) {
-  auto hs = make();
-  hs.feed(hello());
+  auto hs = make_handshake();
+  hs.feed(hs_hello());
   const auto out = hs.refuse_busy("another session is running");
-  EXPECT_EQ(frames_in(out.send).at(0).type, message::busy);
+  EXPECT_EQ(hs_frames(out.send).at(0).type, message::busy);
   EXPECT_EQ(hs.state(), handshake_state::failed);
   EXPECT_TRUE(hs.accept().send.empty());
 
-  auto slow = make();
+  auto slow = make_handshake();
   const auto timed_out = slow.fail("no complete handshake within 3.0 s");
-  EXPECT_EQ(frames_in(timed_out.send).at(0).type, message::error);
+  EXPECT_EQ(hs_frames(timed_out.send).at(0).type, message::error);
   EXPECT_EQ(slow.state(), handshake_state::failed);
 }
 
 TEST(ServerHandshake, WireTextInLogsAndRepliesIsEscaped) {
-  auto hs = make();
-  const auto out = hs.feed(hello("1.0\n2026-01-01T00:00:00Z gpubench serve: session from evil"));
+  auto hs = make_handshake();
+  const auto out = hs.feed(hs_hello("1.0\n2026-01-01T00:00:00Z gpubench serve: session from evil"));
   ASSERT_EQ(hs.state(), handshake_state::failed);
   ASSERT_FALSE(out.log.empty());
   for (const auto& line : out.log)
     EXPECT_EQ(line.find('\n'), std::string::npos) << line;
   EXPECT_NE(out.log[0].find("1.0\\x0a2026"), std::string::npos) << out.log[0];
-  const auto reply = body_of(frames_in(out.send).at(0))["message"].get<std::string>();
+  const auto reply = hs_body(hs_frames(out.send).at(0))["message"].get<std::string>();
   EXPECT_EQ(reply.find('\n'), std::string::npos) << reply;
 
-  auto quitter = make();
-  quitter.feed(hello());
-  const auto gave_up = quitter.feed(frame_of(message::error, {{"message", "bye\r\nforged"}}));
+  auto quitter = make_handshake();
+  quitter.feed(hs_hello());
+  const auto gave_up = quitter.feed(hs_frame(message::error, {{"message", "bye\r\nforged"}}));
   EXPECT_EQ(gave_up.log.at(0).find('\n'), std::string::npos) << gave_up.log.at(0);
   EXPECT_EQ(gave_up.log.at(0).find('\r'), std::string::npos) << gave_up.log.at(0);
 }

@@ -18,17 +18,17 @@ namespace gpubench::transports::control {
 
 namespace {
 
-using clock = std::chrono::steady_clock;
+using pool_clock = std::chrono::steady_clock;
 using std::chrono::milliseconds;
 
-double seconds(milliseconds d) {
+double in_seconds(milliseconds d) {
   return static_cast<double>(d.count()) / 1e3;
 }
 
 }  // namespace
 
 struct handshake_pool::client {
-  client(net::unique_fd f, std::string who, handshake_config config, clock::time_point now,
+  client(net::unique_fd f, std::string who, handshake_config config, pool_clock::time_point now,
          milliseconds timeout)
       : fd(std::move(f)),
         peer(std::move(who)),
@@ -38,8 +38,8 @@ struct handshake_pool::client {
   net::unique_fd fd;
   std::string peer;
   server_handshake handshake;
-  clock::time_point accepted;
-  clock::time_point deadline;
+  pool_clock::time_point accepted;
+  pool_clock::time_point deadline;
   bool closing = false;  // our last frame is out; draining until the peer closes or linger ends
   bool gone = false;     // to be removed from the pool
 };
@@ -69,7 +69,7 @@ void handshake_pool::accept_new(int listen_fd) {
       m_clients.erase(victim);
     }
     handshake_config config{m_token, core::tool_version, make_nonce()};
-    m_clients.emplace_back(std::move(fd), peer, std::move(config), clock::now(),
+    m_clients.emplace_back(std::move(fd), peer, std::move(config), pool_clock::now(),
                            m_limits.handshake_timeout);
   }
 }
@@ -96,7 +96,7 @@ void handshake_pool::start_closing(client& c) {
   if (c.closing) return;
   ::shutdown(c.fd.get(), SHUT_WR);
   c.closing = true;
-  c.deadline = clock::now() + m_limits.linger;
+  c.deadline = pool_clock::now() + m_limits.linger;
 }
 
 void handshake_pool::read_from(client& c) {
@@ -117,7 +117,7 @@ void handshake_pool::read_from(client& c) {
 
 std::optional<established_client> handshake_pool::step(int listen_fd, milliseconds timeout,
                                                        const std::string& session) {
-  auto now = clock::now();
+  auto now = pool_clock::now();
   for (const auto& c : m_clients) {
     auto due = c.deadline;
     if (!session.empty() && !c.closing) due = std::min(due, c.accepted + m_limits.busy_grace);
@@ -138,7 +138,7 @@ std::optional<established_client> handshake_pool::step(int listen_fd, millisecon
   std::size_t i = 1;
   bool slot_taken = !session.empty();
   std::optional<established_client> ready;
-  now = clock::now();
+  now = pool_clock::now();
   for (auto& c : m_clients) {
     const short revents = rc > 0 ? fds[i++].revents : 0;
     if (c.gone) continue;
@@ -170,7 +170,7 @@ std::optional<established_client> handshake_pool::step(int listen_fd, millisecon
     }
     if (now >= c.deadline)
       apply(c, c.handshake.fail(fmt::format("no complete handshake within {:.1f} s (in state {})",
-                                            seconds(m_limits.handshake_timeout),
+                                            in_seconds(m_limits.handshake_timeout),
                                             to_string(c.handshake.state()))));
   }
   m_clients.remove_if([](const client& c) { return c.gone; });

@@ -22,7 +22,8 @@ struct server_options {
   std::string bind = "0.0.0.0";
   std::uint16_t port = default_port;  // 0: any free port (see control_server::port())
   std::string token;                  // empty: no authentication required
-  bool once = false;                  // stop after the first session (successful or not)
+  bool once = false;  // stop after the first session (successful or not; a client that never
+                      // completes the handshake is not a session)
   std::chrono::milliseconds io_timeout{5000};
   // A session in which the client says nothing for this long is dropped (half-open peers).
   std::chrono::milliseconds idle_timeout{30000};
