@@ -7,7 +7,7 @@ source "$(dirname "$0")/lib.sh"
 set -e
 hostile="$(dirname "$0")/serve_hostile.py"
 py=$(command -v python3)
-tool=$("$GPUBENCH" --version | awk '{print $2}')
+tool=$("$GPUBENCH" --version | awk 'NR == 1 {print $2}')
 run_net() {  # run_net PORT [options...]: one quick TCP latency case against the server
   local port=$1
   shift

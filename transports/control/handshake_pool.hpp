@@ -44,7 +44,8 @@ class handshake_pool {
   handshake_pool& operator=(const handshake_pool&) = delete;
   ~handshake_pool();
 
-  // Waits up to `timeout` for new connections on `listen_fd` and bytes from pending ones,
+  // Waits up to `timeout` for new connections on `listen_fd` (non-blocking) and bytes from
+  // pending ones,
   // moves every handshake on, enforces deadlines and the bound. `session` describes the
   // running session's client (refusals name it), or is empty when the slot is free. Returns
   // a client whose handshake completed, only when the slot is free.

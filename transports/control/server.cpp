@@ -63,7 +63,10 @@ control_server::control_server(server_options options, const transport_table& tr
     : m_options(std::move(options)),
       m_transports(transports),
       m_listen(net::listen_tcp(m_options.bind, m_options.port)),
-      m_port(net::local_port(m_listen.get())) {}
+      m_port(net::local_port(m_listen.get())) {
+  // The pool accepts until the backlog is empty: a blocking accept would hang there.
+  net::set_nonblocking(m_listen.get(), true);
+}
 
 void control_server::log(const std::string& line) const {
   // Wire text is escaped where it enters a line; this is the last guard: one event, one line.
