@@ -85,7 +85,9 @@ def trickle(port, tool):
             break
     else:
         raise AssertionError("a trickled hello held the server for 10 s")
-    print(f"trickled hello dropped after {time.monotonic() - t0:.1f} s")
+    took = time.monotonic() - t0
+    assert took < 2.5, f"the trickle was dropped only after {took:.1f} s"
+    print(f"trickled hello dropped after {took:.1f} s")
 
 
 def silent(port, tool):
