@@ -1,4 +1,5 @@
-// gpubench serve [--bind ADDR] [--port N] [--token-file F] [--once] [--io-timeout S]: the peer
+// gpubench serve [--bind ADDR] [--port N] [--token-file F] [--once] [--io-timeout S]
+// [--handshake-timeout S]: the peer
 // that network benchmarks on another host measure against.
 #include <cstdio>
 
@@ -24,6 +25,7 @@ struct serve_options {
   std::string token_file;
   bool once = false;
   int io_timeout = 5;
+  double handshake_timeout = 3.0;
 };
 
 // Every transport this build can host, by name: one server serves TCP and RDMA clients.
@@ -37,11 +39,15 @@ transports::transport_table served_transports() {
 int run_serve(const serve_options& o) {
   if (o.io_timeout < 1 || o.io_timeout > 3600)
     throw core::usage_error("--io-timeout: expected 1 to 3600 seconds");
+  if (!(o.handshake_timeout >= 0.2 && o.handshake_timeout <= 60))
+    throw core::usage_error("--handshake-timeout: expected 0.2 to 60 seconds");
   transports::control::server_options options;
   options.bind = o.bind;
   options.port = o.port;
   options.once = o.once;
   options.io_timeout = std::chrono::milliseconds(o.io_timeout * 1000);
+  options.limits.handshake_timeout =
+      std::chrono::milliseconds(static_cast<std::int64_t>(o.handshake_timeout * 1000));
   if (!o.token_file.empty()) options.token = transports::control::read_token_file(o.token_file);
   options.log = [](const std::string& line) {
     fmt::print(stderr, "{} gpubench serve: {}\n", core::rfc3339_now(), line);
@@ -74,6 +80,9 @@ command setup_serve(CLI::App& app, const environment&) {
                   "File holding a shared token clients must prove they know");
   sub->add_flag("--once", o->once, "Exit after the first session (exit code 1 if it failed)");
   sub->add_option("--io-timeout", o->io_timeout, "Seconds a wait on a client may make no progress")
+      ->capture_default_str();
+  sub->add_option("--handshake-timeout", o->handshake_timeout,
+                  "Seconds a new client has for its whole hello and authentication")
       ->capture_default_str();
   return {sub, [o] { return run_serve(*o); }};
 }

@@ -178,6 +178,11 @@ void run_guarded(core::case_state& state, const std::string& peer,
     throw;
   } catch (const core::input_error&) {
     throw;
+  } catch (const control::authentication_error& e) {
+    // Results from a peer that has not proven the token cannot be trusted: stop, whatever
+    // --on-error says.
+    throw core::stop_run(fmt::format("{} {} with peer {}: {} (the run ends here)",
+                                     state.definition().id, state.params().dump(), peer, e.what()));
   } catch (const std::exception& e) {
     const std::string why =
         fmt::format("{} {} with peer {} failed (earlier points are kept): {}",

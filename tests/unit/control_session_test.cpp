@@ -3,9 +3,15 @@
 // and still serves the next client.
 #include <gtest/gtest.h>
 
+#include <sys/socket.h>
+
+#include <array>
 #include <atomic>
+#include <chrono>
+#include <functional>
 #include <mutex>
 #include <thread>
+#include <vector>
 
 #include "core/version.hpp"
 #include "transports/control/client.hpp"
@@ -20,7 +26,8 @@ using namespace control;
 
 class test_server {
  public:
-  explicit test_server(std::string token = "", std::chrono::milliseconds io = 2000ms) {
+  explicit test_server(std::string token = "", std::chrono::milliseconds io = 2000ms,
+                       std::chrono::milliseconds handshake = 1000ms) {
     m_table.add(tcp::tcp_transport());
     server_options o;
     o.bind = "127.0.0.1";
@@ -28,6 +35,7 @@ class test_server {
     o.token = std::move(token);
     o.io_timeout = io;
     o.idle_timeout = 2000ms;
+    o.limits.handshake_timeout = handshake;
     o.log = [this](const std::string& line) {
       std::lock_guard lock(m_mutex);
       m_log += line + "\n";
@@ -122,7 +130,7 @@ TEST(ControlServer, WrongOrMissingTokenIsRefusedOnBothSides) {
   try {
     client_session s(server.address(), options("wrong"));
     ADD_FAILURE() << "a wrong token was accepted";
-  } catch (const peer_error& e) {
+  } catch (const authentication_error& e) {
     EXPECT_NE(std::string(e.what()).find("token does not match"), std::string::npos) << e.what();
   }
   try {
@@ -203,6 +211,153 @@ TEST(ControlServer, UnknownTransportIsRefusedWithItsName) {
   } catch (const peer_error& e) {
     EXPECT_NE(std::string(e.what()).find("carrier-pigeon"), std::string::npos) << e.what();
   }
+}
+
+}  // namespace
+}  // namespace gpubench::transports
+
+namespace gpubench::transports {
+namespace {
+
+using namespace std::chrono_literals;
+using namespace control;
+using steady = std::chrono::steady_clock;
+
+double seconds_since(steady::time_point t0) {
+  return std::chrono::duration<double>(steady::now() - t0).count();
+}
+
+// Waits until the server closes `fd` (end of stream or reset) or `limit` passes, reading and
+// discarding what it sent; true when it closed.
+bool closed_within(int fd, std::chrono::milliseconds limit) {
+  const auto until = steady::now() + limit;
+  std::array<char, 4096> sink{};
+  while (steady::now() < until) {
+    if (!net::wait_readable(fd, 50ms)) continue;
+    if (::recv(fd, sink.data(), sink.size(), MSG_DONTWAIT) <= 0) return true;
+  }
+  return false;
+}
+
+// Declares a hello of 8000 bytes and sends one byte of it every 300 ms, for at most 3 s; the
+// seconds until the server closed the connection, or a negative number if it never did.
+// `meanwhile` runs after the second byte.
+double trickle_hello(const net::endpoint_address& at, const std::function<void()>& meanwhile) {
+  net::unique_fd slow = net::connect_tcp(at, 1000ms);
+  const auto header = encode_header(
+      {frame_magic, protocol_version, static_cast<std::uint16_t>(message::hello), 8000});
+  net::send_all(slow.get(), header, 1000ms, "sending a header");
+  const auto t0 = steady::now();
+  for (int i = 0; i < 10; ++i) {
+    const std::byte one{'x'};
+    if (::send(slow.get(), &one, 1, MSG_NOSIGNAL) != 1) return seconds_since(t0);
+    if (i == 1 && meanwhile) meanwhile();
+    if (closed_within(slow.get(), 300ms)) return seconds_since(t0);
+  }
+  return -1.0;
+}
+
+// The attack of issue 18: a hello declared large, its bytes trickled one every 300 ms. The
+// deadline covers the whole handshake, so the trickle cannot hold the server.
+TEST(ControlServerHostile, TrickledHelloIsDroppedByTheDeadline) {
+  test_server server("", 2000ms, 1000ms);
+  const double dropped_after = trickle_hello(server.address(), {});
+  EXPECT_GE(dropped_after, 0.5) << "a trickled hello held on";
+  EXPECT_LT(dropped_after, 2.0) << "dropped after the 1 s deadline, not per byte";
+  EXPECT_NE(server.log().find("no complete handshake within 1.0 s"), std::string::npos)
+      << server.log();
+  expect_serves_next_client(server);
+}
+
+TEST(ControlServerHostile, RealClientIsServedWhileAHelloTricklesIn) {
+  test_server server("", 2000ms, 1000ms);
+  const double dropped_after =
+      trickle_hello(server.address(), [&server] { expect_serves_next_client(server); });
+  EXPECT_GE(dropped_after, 0.0) << "a trickled hello held on";
+}
+
+TEST(ControlServerHostile, FiftySilentConnectionsDoNotStarveARealClient) {
+  test_server server("", 2000ms, 3000ms);
+  std::vector<net::unique_fd> silent;
+  for (int i = 0; i < 50; ++i)
+    silent.push_back(net::connect_tcp(server.address(), 2000ms));
+  const auto t0 = steady::now();
+  expect_serves_next_client(server);
+  EXPECT_LT(seconds_since(t0), 1.5) << "the real client waited behind silent ones";
+  EXPECT_NE(server.log().find("the oldest goes first"), std::string::npos) << server.log();
+}
+
+TEST(ControlServerHostile, ClientArrivingDuringASessionIsToldBusyWithinASecond) {
+  test_server server;
+  client_session first(server.address(), options());
+  const auto t0 = steady::now();
+  try {
+    client_session second(server.address(), options());
+    ADD_FAILURE() << "two sessions at once";
+  } catch (const peer_error& e) {
+    EXPECT_NE(std::string(e.what()).find("busy"), std::string::npos) << e.what();
+  }
+  EXPECT_LT(seconds_since(t0), 1.0) << "busy came late";
+}
+
+TEST(ControlClientAuth, ClientWithTokenRefusesAServerThatAsksForNone) {
+  test_server server("");
+  try {
+    client_session s(server.address(), options("secret"));
+    ADD_FAILURE() << "a server without a token was accepted by a client with one";
+  } catch (const authentication_error& e) {
+    EXPECT_NE(std::string(e.what()).find("does not ask for a token"), std::string::npos)
+        << e.what();
+  }
+}
+
+TEST(ControlClientAuth, ClientRefusesAServerWithAnotherToken) {
+  test_server server("other");
+  EXPECT_THROW(client_session(server.address(), options("secret")), authentication_error);
+}
+
+// An impostor that asks for a token but cannot prove it knows it (it welcomes anyone).
+TEST(ControlClientAuth, ClientRefusesAnImpostorThatCannotProveTheToken) {
+  net::unique_fd listener = net::listen_tcp("127.0.0.1", 0);
+  const net::endpoint_address at{"127.0.0.1", net::local_port(listener.get())};
+  std::thread impostor([&listener] {
+    net::unique_fd fd = net::accept_tcp(listener.get(), 3000ms);
+    if (!fd) return;
+    control_channel ch(std::move(fd), "client");
+    try {
+      ch.expect_json(message::hello, 2000ms, "impostor");
+      ch.send_json(message::challenge, {{"protocol", protocol_version},
+                                        {"tool", core::tool_version},
+                                        {"auth", true},
+                                        {"nonce", "00"}});
+      ch.expect_json(message::auth, 2000ms, "impostor");
+      ch.send_json(message::welcome, {{"mac", std::string(64, '0')}});
+      ch.receive(2000ms);
+    } catch (const std::exception&) {
+    }
+  });
+  try {
+    client_session s(at, options("secret"));
+    ADD_FAILURE() << "an impostor was accepted";
+  } catch (const authentication_error& e) {
+    EXPECT_NE(std::string(e.what()).find("could not prove"), std::string::npos) << e.what();
+  }
+  impostor.join();
+}
+
+TEST(ControlServerHostile, ToolTextCannotForgeALogLine) {
+  test_server server;
+  const auto hello = nlohmann::json{
+      {"protocol", protocol_version},
+      {"tool", "1.0\nFORGED gpubench serve: session from 10.0.0.1"},
+      {"nonce", "x"}}.dump();
+  frame reply = raw_exchange(server.address(), encode_frame(message::hello, as_bytes(hello)));
+  EXPECT_EQ(reply.type, message::error);
+  EXPECT_EQ(error_text(reply).find('\n'), std::string::npos) << error_text(reply);
+  std::this_thread::sleep_for(100ms);
+  const std::string log = server.log();
+  EXPECT_NE(log.find("1.0\\x0aFORGED"), std::string::npos) << log;
+  EXPECT_EQ(log.find("\nFORGED"), std::string::npos) << log;
 }
 
 }  // namespace

@@ -2,19 +2,18 @@
 
 #include <fmt/format.h>
 
-namespace gpubench::transports::control {
+#include "core/escape.hpp"
 
-namespace {
+namespace gpubench::transports::control {
 
 std::string message_of(const frame& f) {
   try {
-    return nlohmann::json::parse(as_string(f.payload)).at("message").get<std::string>();
+    return core::escape_untrusted(
+        nlohmann::json::parse(as_string(f.payload)).at("message").get<std::string>());
   } catch (const std::exception&) {
     return "(no readable reason given)";
   }
 }
-
-}  // namespace
 
 control_channel::control_channel(net::unique_fd fd, std::string role)
     : m_fd(std::move(fd)), m_role(std::move(role)), m_peer(net::peer_text(m_fd.get())) {

@@ -18,6 +18,9 @@ struct peer_error : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// The words of an `error` or `busy` frame, escaped and capped (they come from the peer).
+std::string message_of(const frame& f);
+
 class control_channel : public oob_channel {
  public:
   // `role` is how messages name the other side: "peer" on the client, "client" on the server.

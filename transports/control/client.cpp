@@ -2,10 +2,20 @@
 
 #include <fmt/format.h>
 
+#include "core/escape.hpp"
 #include "core/version.hpp"
 #include "transports/control/auth.hpp"
 
 namespace gpubench::transports::control {
+
+namespace {
+
+std::string string_or_empty(const nlohmann::json& body, const char* key) {
+  const auto it = body.find(key);
+  return it != body.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+
+}  // namespace
 
 client_session::client_session(const net::endpoint_address& peer, const client_options& options)
     : m_options(options), m_peer(peer.text()) {
@@ -17,7 +27,7 @@ client_session::client_session(const net::endpoint_address& peer, const client_o
       message::hello,
       {{"protocol", protocol_version}, {"tool", core::tool_version}, {"nonce", client_nonce}});
   const auto challenge = m_channel->expect_json(message::challenge, t, "handshaking");
-  m_server_version = challenge.value("tool", "");
+  m_server_version = core::escape_untrusted(string_or_empty(challenge, "tool"), 64);
   if (m_server_version != core::tool_version) {
     const auto why = fmt::format(
         "version mismatch: peer {} runs gpubench {}, this is gpubench {}; run the same version "
@@ -26,22 +36,47 @@ client_session::client_session(const net::endpoint_address& peer, const client_o
     m_channel->send_error(why);
     throw protocol_error(why);
   }
-  const bool auth_required = challenge.value("auth", false);
-  const std::string server_nonce = challenge.value("nonce", "");
+  const auto auth_field = challenge.find("auth");
+  const bool auth_required =
+      auth_field != challenge.end() && auth_field->is_boolean() && auth_field->get<bool>();
+  const std::string server_nonce = string_or_empty(challenge, "nonce");
   if (auth_required && options.token.empty()) {
     m_channel->send_error("no token: the client has no --token-file");
     throw peer_error("peer " + m_peer +
                      " requires authentication: give the shared token with --token-file");
   }
-  const bool prove = auth_required && !options.token.empty();
+  // With a token the server must prove it too: a server that asks for none (or an impostor
+  // that cannot compute the proof) could feed this run results of its own making.
+  if (!options.token.empty() && !auth_required) {
+    m_channel->send_error("this client has a token and requires the server to prove it");
+    throw authentication_error(
+        "peer " + m_peer +
+        " does not ask for a token although this client has --token-file: it cannot prove it "
+        "is the server you expect, so it is not used (run it with the same --token-file)");
+  }
+  if (auth_required && server_nonce.empty()) {
+    m_channel->send_error("the challenge has no nonce");
+    throw authentication_error("peer " + m_peer + " sent a challenge without a nonce");
+  }
   m_channel->send_json(
       message::auth,
-      {{"mac", prove ? auth_mac(options.token, "client", client_nonce, server_nonce) : ""}});
-  const auto welcome = m_channel->expect_json(message::welcome, t, "authenticating");
-  if (prove && !equal_constant_time(welcome.value("mac", ""),
-                                    auth_mac(options.token, "server", client_nonce, server_nonce)))
-    throw peer_error("peer " + m_peer +
-                     " could not prove it knows the token: it is not the server you expect");
+      {{"mac",
+        auth_required ? auth_mac(options.token, "client", client_nonce, server_nonce) : ""}});
+  nlohmann::json welcome;
+  try {
+    welcome = m_channel->expect_json(message::welcome, t, "authenticating");
+  } catch (const peer_error& e) {
+    if (!auth_required) throw;
+    throw authentication_error(e.what());  // the server refused our proof
+  }
+  if (auth_required &&
+      !equal_constant_time(string_or_empty(welcome, "mac"),
+                           auth_mac(options.token, "server", client_nonce, server_nonce))) {
+    m_channel->send_error("the server's proof of the token is wrong");
+    throw authentication_error("peer " + m_peer +
+                               " could not prove it knows the token: it is not the server you "
+                               "expect (or its --token-file differs)");
+  }
 }
 
 client_session::~client_session() {

@@ -19,6 +19,12 @@ namespace gpubench::transports::control {
 
 inline constexpr std::uint16_t default_port = 18515;
 
+// The peer could not prove it knows the token (or asked for none while this client has one):
+// it may be an impostor, so nothing more is run against it.
+struct authentication_error : peer_error {
+  using peer_error::peer_error;
+};
+
 struct client_options {
   std::string token;  // empty: no authentication offered
   std::chrono::milliseconds connect_timeout{5000};

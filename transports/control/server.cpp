@@ -8,9 +8,11 @@
 
 #include <fmt/format.h>
 
+#include "core/escape.hpp"
 #include "core/version.hpp"
 #include "transports/control/auth.hpp"
 #include "transports/control/channel.hpp"
+#include "transports/control/handshake_pool.hpp"
 
 namespace gpubench::transports::control {
 
@@ -61,10 +63,14 @@ control_server::control_server(server_options options, const transport_table& tr
     : m_options(std::move(options)),
       m_transports(transports),
       m_listen(net::listen_tcp(m_options.bind, m_options.port)),
-      m_port(net::local_port(m_listen.get())) {}
+      m_port(net::local_port(m_listen.get())) {
+  // The pool accepts until the backlog is empty: a blocking accept would hang there.
+  net::set_nonblocking(m_listen.get(), true);
+}
 
 void control_server::log(const std::string& line) const {
-  if (m_options.log) m_options.log(line);
+  // Wire text is escaped where it enters a line; this is the last guard: one event, one line.
+  if (m_options.log) m_options.log(core::escape_untrusted(line, 2000));
 }
 
 std::size_t control_server::serve(const std::function<bool()>& stop) {
@@ -73,37 +79,18 @@ std::size_t control_server::serve(const std::function<bool()>& stop) {
   std::string current;  // the running session's client, for the busy reply
   std::jthread session;
   bool served_one = false;
+  handshake_pool pool(m_options.token, m_options.limits,
+                      [this](const std::string& line) { log(line); });
   while (!(stop && stop())) {
     if (m_options.once && served_one && !busy) break;
-    net::unique_fd fd = net::accept_tcp(m_listen.get(), milliseconds(100));
-    if (!fd) continue;
-    const std::string who = net::peer_text(fd.get());
-    // A client running case after case reconnects as soon as it said bye: give the ending
-    // session a moment to wind down before calling the newcomer a second client.
-    for (int i = 0; busy && i < 100; ++i)
-      std::this_thread::sleep_for(milliseconds(10));
-    if (busy) {
-      log("refused " + who + ": busy with a session from " + current);
-      control_channel ch(std::move(fd), "client");
-      try {
-        ch.receive(milliseconds(1000));  // its hello, so closing sends no reset
-      } catch (const std::exception&) {
-      }
-      try {
-        ch.send_json(message::busy,
-                     {{"message", "another session (from " + current +
-                                      ") is running; one session at a time, try again later"}});
-      } catch (const std::exception&) {
-      }
-      close_gently(ch.fd());
-      continue;
-    }
-    if (session.joinable()) session.join();
-    current = who;
+    if (!busy && session.joinable()) session.join();
+    auto ready = pool.step(m_listen.get(), milliseconds(100), busy ? current : std::string());
+    if (!ready) continue;
+    current = ready->peer;
     busy = true;
     served_one = true;
-    session = std::jthread([this, &busy, &clean, &stop, f = std::move(fd)]() mutable {
-      if (run_session(std::move(f), stop)) ++clean;
+    session = std::jthread([this, &busy, &clean, &stop, c = std::move(*ready)]() mutable {
+      if (run_session(std::move(c.fd), stop)) ++clean;
       busy = false;
     });
   }
@@ -115,31 +102,7 @@ bool control_server::run_session(net::unique_fd fd, const std::function<bool()>&
   control_channel ch(std::move(fd), "client");
   const std::string who = ch.peer_name();
   const auto t = m_options.io_timeout;
-  log("session from " + who);
   try {
-    const auto hello = ch.expect_json(message::hello, t, "waiting for its hello");
-    const auto protocol = hello.value("protocol", 0);
-    const auto tool = hello.value("tool", std::string("?"));
-    if (protocol != protocol_version || tool != core::tool_version)
-      throw protocol_error(fmt::format(
-          "version mismatch: client {} runs gpubench {} (control protocol {}), this server runs "
-          "gpubench {} (control protocol {}); run the same version on both hosts",
-          who, tool, protocol, core::tool_version, protocol_version));
-    const std::string client_nonce = hello.value("nonce", "");
-    const std::string server_nonce = make_nonce();
-    const bool auth = !m_options.token.empty();
-    ch.send_json(message::challenge, {{"protocol", protocol_version},
-                                      {"tool", core::tool_version},
-                                      {"auth", auth},
-                                      {"nonce", server_nonce}});
-    const auto proof = ch.expect_json(message::auth, t, "waiting for its authentication");
-    if (auth && !equal_constant_time(proof.value("mac", ""), auth_mac(m_options.token, "client",
-                                                                      client_nonce, server_nonce)))
-      throw peer_error("authentication failed: the client's token does not match the server's");
-    ch.send_json(
-        message::welcome,
-        {{"mac", auth ? auth_mac(m_options.token, "server", client_nonce, server_nonce) : ""}});
-
     std::unique_ptr<passive_endpoint> endpoint;
     for (;;) {
       // Idle between frames: a vanished client is dropped after idle_timeout.
@@ -158,15 +121,13 @@ bool control_server::run_session(net::unique_fd fd, const std::function<bool()>&
         return true;
       }
       if (f.type == message::error)
-        throw peer_error("client " + who + " gave up: " +
-                         nlohmann::json::parse(as_string(f.payload), nullptr, false)
-                             .value("message", std::string("no reason")));
+        throw peer_error("client " + who + " gave up: " + core::escape_untrusted(message_of(f)));
       const auto body = nlohmann::json::parse(as_string(f.payload), nullptr, false);
       if (body.is_discarded())
         throw protocol_error("client " + who + " sent a malformed " + to_string(f.type));
       if (f.type == message::case_open) {
         endpoint.reset();
-        const auto name = body.value("transport", std::string());
+        const auto name = core::escape_untrusted(body.value("transport", std::string()), 64);
         const transport_entry* entry = m_transports.find(name);
         if (!entry || !entry->make_passive) {
           ch.send_error("transport '" + name + "' is not served here");
@@ -177,7 +138,7 @@ bool control_server::run_session(net::unique_fd fd, const std::function<bool()>&
           continue;
         }
         log(fmt::format("case from {}: {} {}", who, name,
-                        body.value("params", nlohmann::json()).dump()));
+                        core::escape_untrusted(body.value("params", nlohmann::json()).dump())));
         endpoint_setup setup;
         setup.params = body.value("params", nlohmann::json::object());
         setup.oob = &ch;

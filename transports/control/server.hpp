@@ -1,5 +1,7 @@
 // The server side of the control channel, as `gpubench serve` and the in-process loopback
-// server run it: one session at a time (a second client is told "busy"), every transport of
+// server run it: handshakes of many clients at once, each under one deadline (a slow or
+// silent client cannot hold the server), one session at a time (a second client is told
+// "busy"), every transport of
 // a transport_table hosted by name, and any broken, silent or hostile client logged and
 // dropped while the server carries on with the next.
 #pragma once
@@ -10,6 +12,7 @@
 #include <string>
 
 #include "transports/control/client.hpp"
+#include "transports/control/handshake_pool.hpp"
 #include "transports/net/socket.hpp"
 #include "transports/transport.hpp"
 
@@ -19,10 +22,13 @@ struct server_options {
   std::string bind = "0.0.0.0";
   std::uint16_t port = default_port;  // 0: any free port (see control_server::port())
   std::string token;                  // empty: no authentication required
-  bool once = false;                  // stop after the first session (successful or not)
+  bool once = false;  // stop after the first session (successful or not; a client that never
+                      // completes the handshake is not a session)
   std::chrono::milliseconds io_timeout{5000};
   // A session in which the client says nothing for this long is dropped (half-open peers).
   std::chrono::milliseconds idle_timeout{30000};
+  // Deadline of the whole hello/auth exchange, pending handshakes, busy grace.
+  handshake_limits limits;
   std::function<void(const std::string&)> log;  // one line per event; unset: silent
 };
 
