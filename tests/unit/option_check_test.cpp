@@ -42,12 +42,19 @@ TEST(OptionCheck, DefaultsPassEveryCheck) {
 TEST(OptionCheck, BadValuesOfEveryFamilyAreRefused) {
   core::registry r;
   benchmarks::register_all(r);
-  const std::pair<const char*, const char*> bad[] = {
-      {"busy-poll", "x"},    {"dtype", "xxx"},      {"on-error", "later"},
-      {"io-timeout", "0"},   {"streams", "0"},      {"rdma-op", "fly"},
-      {"rdma-port", "999"},  {"backend", "gloo"},   {"place", "sideways"},
-      {"ranks", "0"},        {"coll-timeout", "0"}, {"nodes", "two"},
-      {"token-file", "/nonexistent/gpubench-token"}};
+  const std::pair<const char*, const char*> bad[] = {{"busy-poll", "x"},
+                                                     {"dtype", "xxx"},
+                                                     {"on-error", "later"},
+                                                     {"io-timeout", "0"},
+                                                     {"streams", "0"},
+                                                     {"rdma-op", "fly"},
+                                                     {"rdma-port", "999"},
+                                                     {"backend", "gloo"},
+                                                     {"place", "sideways"},
+                                                     {"ranks", "0"},
+                                                     {"coll-timeout", "0"},
+                                                     {"nodes", "two"},
+                                                     {"token-file", "/nonexistent/gpubench-token"}};
   for (const auto& [name, value] : bad) {
     const std::string message = check_error(r, with_option(r, name, value));
     EXPECT_FALSE(message.empty()) << "--" << name << " " << value << " was accepted";
