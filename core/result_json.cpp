@@ -8,7 +8,9 @@
 #include <cmath>
 #include <ctime>
 #include <fstream>
+#include <optional>
 #include <sstream>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -264,7 +266,28 @@ json to_json(const result_file& f) {
   return j;
 }
 
-result_file result_from_json(const json& j, const std::string& origin) {
+namespace {
+
+// Cases read while the file is parsed (read_result_file), so the "results" array is never a
+// JSON document in memory; the first error is kept until the schema has been checked, which
+// says more about a file of another kind or version than a field deep in a case would.
+struct streamed_cases {
+  std::vector<case_result> cases;
+  std::optional<std::string> error;
+
+  void take(std::size_t index, const json& element) {
+    if (error) return;
+    try {
+      cases.push_back(read_case(reader(element, "results[" + std::to_string(index) + "]")));
+    } catch (const input_error& e) {
+      error = e.what();
+    } catch (const json::exception& e) {
+      error = e.what();
+    }
+  }
+};
+
+result_file convert(const json& j, const std::string& origin, streamed_cases* streamed) {
   try {
     const reader r(j, "");
     if (!j.is_object()) r.fail("not a gpubench result (expected a JSON object)");
@@ -272,6 +295,7 @@ result_file result_from_json(const json& j, const std::string& origin) {
     const std::string schema = r.at("schema").str();
     if (schema != result_schema_id)
       r.fail("schema is '" + schema + "', this gpubench reads '" + result_schema_id + "'");
+    if (streamed && streamed->error) r.fail(*streamed->error);
     result_file f;
     const reader tool = r.at("tool");
     f.tool = {tool.at("name").str(), tool.at("version").str(), tool.at("git").str()};
@@ -288,7 +312,9 @@ result_file result_from_json(const json& j, const std::string& origin) {
                                                         {"failed", run_status::failed}});
     f.system = r.at("system").object();
     const reader results = r.at("results");
-    for (std::size_t i = 0, n = results.array_size(); i < n; ++i)
+    const std::size_t n = results.array_size();  // empty when its cases were streamed
+    if (streamed) f.results = std::move(streamed->cases);
+    for (std::size_t i = 0; i < n; ++i)
       f.results.push_back(read_case(results.at(i)));
     if (r.has("cluster")) f.cluster = cluster_from_json(r.at("cluster").object());
     return f;
@@ -299,8 +325,18 @@ result_file result_from_json(const json& j, const std::string& origin) {
   }
 }
 
+}  // namespace
+
+result_file result_from_json(const json& j, const std::string& origin) {
+  return convert(j, origin, nullptr);
+}
+
 result_file read_result_file(const std::filesystem::path& path) {
-  return result_from_json(read_json_file_strict(path), path.string());
+  streamed_cases streamed;
+  const element_sink sink{"results",
+                          [&streamed](std::size_t i, json& element) { streamed.take(i, element); }};
+  const json j = read_json_file_strict(path, &sink);
+  return convert(j, path.string(), &streamed);
 }
 
 void write_file_atomically(const std::filesystem::path& path, const std::string& content) {

@@ -18,7 +18,9 @@ namespace {
 // naming the place in an error ("results[2].points[0].stats.median").
 class key_tracker {
  public:
-  bool on_event(json::parse_event_t event, const json& parsed) {
+  explicit key_tracker(const element_sink* sink) : m_sink(sink) {}
+
+  bool on_event(json::parse_event_t event, json& parsed) {
     switch (event) {
       case json::parse_event_t::object_start:
         m_frames.push_back({true, {}, {}, 0});
@@ -37,13 +39,11 @@ class key_tracker {
       case json::parse_event_t::object_end:
       case json::parse_event_t::array_end:
         m_frames.pop_back();
-        element_done();
-        break;
+        return element_done(parsed);
       case json::parse_event_t::value:
-        element_done();
-        break;
+        return element_done(parsed);
     }
-    return true;  // keep everything
+    return true;
   }
 
  private:
@@ -54,8 +54,15 @@ class key_tracker {
     std::size_t index = 0;                 // an array's element being read
   };
 
-  void element_done() {
-    if (!m_frames.empty() && !m_frames.back().object) ++m_frames.back().index;
+  // A value is complete: counted in its array, and handed to the sink (then dropped) when it
+  // is an element of the sink's array. Returns whether the document keeps it.
+  bool element_done(json& value) {
+    if (m_frames.empty() || m_frames.back().object) return true;
+    const bool taken =
+        m_sink && m_frames.size() == 2 && m_frames[0].object && m_frames[0].key == m_sink->key;
+    if (taken) m_sink->take(m_frames.back().index, value);
+    ++m_frames.back().index;
+    return !taken;
   }
 
   std::string path_with(const std::string& key) const {
@@ -70,13 +77,14 @@ class key_tracker {
     return path + (path.empty() ? "" : ".") + key;
   }
 
+  const element_sink* m_sink;
   std::vector<frame> m_frames;
 };
 
 }  // namespace
 
-json parse_json_strict(std::istream& in, const std::string& origin) {
-  key_tracker tracker;
+json parse_json_strict(std::istream& in, const std::string& origin, const element_sink* sink) {
+  key_tracker tracker(sink);
   try {
     return json::parse(in, [&tracker](int, json::parse_event_t event, json& parsed) {
       return tracker.on_event(event, parsed);
@@ -89,7 +97,7 @@ json parse_json_strict(std::istream& in, const std::string& origin) {
   }
 }
 
-json read_json_file_strict(const std::filesystem::path& path) {
+json read_json_file_strict(const std::filesystem::path& path, const element_sink* sink) {
   std::error_code ec;
   if (std::filesystem::is_directory(path, ec))
     throw input_error(path.string() + ": is a directory, not a file");
@@ -98,7 +106,7 @@ json read_json_file_strict(const std::filesystem::path& path) {
   in >> std::ws;
   if (in.peek() == std::ifstream::traits_type::eof())
     throw input_error(path.string() + ": empty file");
-  return parse_json_strict(in, path.string());
+  return parse_json_strict(in, path.string(), sink);
 }
 
 }  // namespace gpubench::core
