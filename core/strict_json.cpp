@@ -46,6 +46,17 @@ class key_tracker {
     return true;
   }
 
+  // Where the parser is now: the key or element being read ("results[0].points[3]").
+  std::string current_path() const {
+    std::string path;
+    for (const frame& f : m_frames)
+      if (f.object)
+        path += (path.empty() ? "" : ".") + f.key;
+      else
+        path += "[" + std::to_string(f.index) + "]";
+    return path;
+  }
+
  private:
   struct frame {
     bool object = false;
@@ -91,7 +102,12 @@ json parse_json_strict(std::istream& in, const std::string& origin, const elemen
     });
   } catch (const input_error& e) {
     throw input_error(origin + ": " + e.what());
-  } catch (const json::parse_error& e) {
+  } catch (const json::out_of_range& e) {
+    // A number too large for a double ("1e400"): JSON has no infinity.
+    const std::string where = tracker.current_path();
+    throw input_error(origin + ": " + (where.empty() ? "" : where + ": ") +
+                      "not a finite number: " + std::string(e.what()).substr(0, 200));
+  } catch (const json::exception& e) {
     throw input_error(origin + ": not valid JSON (truncated or corrupt): " +
                       std::string(e.what()).substr(0, 200));
   }
