@@ -54,11 +54,6 @@ transports::transport_table pair_transports() {
 }
 
 int run_run(const run_options& o, const environment& env) {
-  const auto selected = env.registry.select(o.suite, o.filter);
-  if (selected.empty())
-    throw core::usage_error("no benchmark of suite '" + o.suite + "' matches --filter '" +
-                            o.filter + "'");
-
   core::interrupt_guard guard;
   core::run_context ctx;
   ctx.quick = o.quick;
@@ -67,6 +62,13 @@ int run_run(const run_options& o, const environment& env) {
   ctx.options = o.family;
   ctx.self_exe = self_executable();
   ctx.interrupt = &guard.flag();
+  // Every option, also of benchmarks the filter leaves out: a typo is an error, not ignored.
+  env.registry.check_options(ctx);
+
+  const auto selected = env.registry.select(o.suite, o.filter);
+  if (selected.empty())
+    throw core::usage_error("no benchmark of suite '" + o.suite + "' matches --filter '" +
+                            o.filter + "'");
 
   core::result_file file;
   file.tool = {"gpubench", core::tool_version, core::tool_git};
@@ -101,6 +103,7 @@ int run_run(const run_options& o, const environment& env) {
   core::json_file_reporter json(out);
   // Under mpirun/srun every rank runs this command: rank 0 alone prints and writes the file.
   const bool follower = coll::detect_launch().rank > 0;
+  if (!follower) check_result_path(out);  // exit 2 before anything runs, not 1 after
   core::runner runner(ctx, follower ? std::vector<core::reporter*>{}
                                     : std::vector<core::reporter*>{&console, &json});
   runner.run(selected, file);

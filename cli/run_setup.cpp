@@ -1,13 +1,16 @@
 #include "cli/run_setup.hpp"
 
+#include <fcntl.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <chrono>
 #include <ctime>
 #include <random>
 
 #include <fmt/format.h>
 
+#include "core/errors.hpp"
 #include "core/system/system_probe.hpp"
 
 namespace gpubench::cli {
@@ -38,6 +41,23 @@ std::string make_run_id(const std::string& host) {
 std::filesystem::path default_result_path(const std::string& suite, const std::string& host) {
   return std::filesystem::path("results") /
          fmt::format("gpubench-{}-{}-{}.json", suite, host, utc_stamp());
+}
+
+void check_result_path(const std::filesystem::path& out) {
+  const std::string what = "--out " + out.string();
+  std::error_code ec;
+  if (std::filesystem::is_directory(out, ec))
+    throw core::usage_error(what + ": is a directory; give a file name");
+  const std::filesystem::path dir = out.has_parent_path() ? out.parent_path() : ".";
+  std::filesystem::create_directories(dir, ec);
+  if (ec) throw core::usage_error(what + ": cannot create " + dir.string() + ": " + ec.message());
+  // The file is written as a temporary file in its directory and renamed: try exactly that.
+  const std::filesystem::path probe = dir / fmt::format(".gpubench-out-check.{}", ::getpid());
+  const int fd = ::open(probe.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+  if (fd < 0)
+    throw core::usage_error(core::errno_message(what + ": cannot write in " + dir.string(), errno));
+  ::close(fd);
+  ::unlink(probe.c_str());
 }
 
 std::string self_executable() {

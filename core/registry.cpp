@@ -31,9 +31,17 @@ void registry::add(benchmark_def def) {
 }
 
 void registry::add_option(option_spec spec) {
-  for (const auto& o : m_options)
-    if (o.name == spec.name) return;  // families may share an option (--streams)
+  for (auto& o : m_options)
+    if (o.name == spec.name) {  // families may share an option (--streams)
+      if (!o.check) o.check = std::move(spec.check);
+      return;
+    }
   m_options.push_back(std::move(spec));
+}
+
+void registry::check_options(const run_context& ctx) const {
+  for (const auto& o : m_options)
+    if (o.check) o.check(ctx);
 }
 
 void registry::add_system_probe(std::function<void(nlohmann::json&)> probe) {

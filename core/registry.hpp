@@ -23,6 +23,7 @@ class registry {
  public:
   // Throws std::logic_error on a duplicate id or a definition without a body.
   void add(benchmark_def def);
+  // An option shared by families (--streams) is added once; the first check given is kept.
   void add_option(option_spec spec);
   // A probe adds what its family knows to the `system` block (GPUs via CUDA, ...).
   void add_system_probe(std::function<void(nlohmann::json& system)> probe);
@@ -32,6 +33,10 @@ class registry {
   const std::vector<std::function<void(nlohmann::json&)>>& system_probes() const {
     return m_probes;
   }
+
+  // Applies every option's check to the options of `ctx`; throws usage_error for a bad value
+  // whether or not the option's benchmarks will run.
+  void check_options(const run_context& ctx) const;
 
   // Benchmarks of a suite ("interconnect" is all of them) whose id matches `filter`
   // (ECMAScript regex, searched); throws usage_error for an unknown suite or a bad regex.

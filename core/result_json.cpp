@@ -8,10 +8,15 @@
 #include <cmath>
 #include <ctime>
 #include <fstream>
+#include <optional>
 #include <sstream>
+#include <vector>
+
+#include <fmt/format.h>
 
 #include "core/cluster.hpp"
 #include "core/errors.hpp"
+#include "core/strict_json.hpp"
 
 namespace gpubench::core {
 
@@ -87,7 +92,10 @@ class reader {
   double num() const {
     if (m_j.is_null()) return std::nan("");
     if (!m_j.is_number()) fail("expected a number");
-    return m_j.get<double>();
+    const double v = m_j.get<double>();
+    // A literal too large for a double (1e400) parses as infinity: JSON has no infinity.
+    if (!std::isfinite(v)) fail("not a finite number");
+    return v;
   }
   std::uint64_t count() const {
     if (!m_j.is_number_unsigned() && !(m_j.is_number_integer() && m_j.get<std::int64_t>() >= 0))
@@ -118,30 +126,59 @@ class reader {
   std::string m_path;
 };
 
-summary read_stats(const reader& r) {
+// What a measured value of a case may be. No measurement of this tool comes near 1e15 in its
+// unit (1e15 us is 31 years, 1e15 GB/s a zettabyte per second); a larger value is corruption,
+// and its square (in a standard deviation) could overflow to infinity.
+constexpr double plausible_limit = 1e15;
+
+struct value_rules {
+  bool non_negative = false;  // latency and bandwidth cannot be below zero
+};
+
+value_rules rules_for(const std::string& metric) {
+  return {metric == "latency" || metric == "bandwidth"};
+}
+
+// A sample or a statistic: finite, within the plausible limit, and not negative where the
+// metric cannot be. `required`: null (a non-finite value as written) is refused too.
+double measured(const reader& r, const value_rules& rules, bool required) {
+  if (required && r.raw().is_null()) r.fail("expected a finite number, found null");
+  const double v = r.num();
+  if (std::isnan(v)) return v;
+  if (std::fabs(v) > plausible_limit)
+    r.fail(
+        fmt::format("{:g} is beyond any plausible measurement (limit {:g})", v, plausible_limit));
+  if (rules.non_negative && v < 0)
+    r.fail(fmt::format("{:g} is negative, which this metric cannot be", v));
+  return v;
+}
+
+summary read_stats(const reader& r, const value_rules& rules) {
   summary s;
   s.count = r.at("count").count();
-  s.min = r.at("min").num();
-  s.max = r.at("max").num();
-  s.mean = r.at("mean").num();
-  s.median = r.at("median").num();
-  s.stdev = r.at("stdev").num();
-  s.cv = r.at("cv").num();
-  s.p90 = r.at("p90").num();
-  s.p99 = r.at("p99").num();
-  if (r.has("p99_9")) s.p999 = r.at("p99_9").num();
+  s.min = measured(r.at("min"), rules, false);
+  s.max = measured(r.at("max"), rules, false);
+  s.mean = measured(r.at("mean"), rules, false);
+  s.median = measured(r.at("median"), rules, false);
+  s.stdev = measured(r.at("stdev"), rules, false);
+  s.cv = measured(r.at("cv"), rules, false);
+  s.p90 = measured(r.at("p90"), rules, false);
+  s.p99 = measured(r.at("p99"), rules, false);
+  if (r.has("p99_9")) s.p999 = measured(r.at("p99_9"), rules, false);
   return s;
 }
 
-point_result read_point(const reader& r) {
+point_result read_point(const reader& r, const value_rules& rules, bool ok_case) {
   point_result p;
   p.bytes = r.at("bytes").count();
-  p.stats = read_stats(r.at("stats"));
+  p.stats = read_stats(r.at("stats"), rules);
   const reader samples = r.at("samples");
   const std::size_t n = samples.array_size();
+  // The raw samples are what compare tests; a measured point without them is broken.
+  if (ok_case && n == 0) samples.fail("empty in a point of a case whose status is ok");
   p.samples.reserve(n);
   for (std::size_t i = 0; i < n; ++i)
-    p.samples.push_back(samples.at(i).num());
+    p.samples.push_back(measured(samples.at(i), rules, ok_case));
   if (r.has("extra")) p.extra = r.at("extra").object();
   if (r.has("stopped_by")) p.stopped_by = r.at("stopped_by").str();
   if (r.has("warmup")) p.warmup = r.at("warmup").count();
@@ -167,10 +204,11 @@ case_result read_case(const reader& r) {
     c.peak = peak_info{p.at("value").num(), p.at("unit").str(), p.at("basis").str()};
   }
   if (r.has("context")) c.context = r.at("context").object();
+  const value_rules rules = rules_for(c.metric);
   const reader points = r.at("points");
   const std::size_t n = points.array_size();
   for (std::size_t i = 0; i < n; ++i)
-    c.points.push_back(read_point(points.at(i)));
+    c.points.push_back(read_point(points.at(i), rules, c.status == case_status::ok));
   return c;
 }
 
@@ -228,7 +266,28 @@ json to_json(const result_file& f) {
   return j;
 }
 
-result_file result_from_json(const json& j, const std::string& origin) {
+namespace {
+
+// Cases read while the file is parsed (read_result_file), so the "results" array is never a
+// JSON document in memory; the first error is kept until the schema has been checked, which
+// says more about a file of another kind or version than a field deep in a case would.
+struct streamed_cases {
+  std::vector<case_result> cases;
+  std::optional<std::string> error;
+
+  void take(std::size_t index, const json& element) {
+    if (error) return;
+    try {
+      cases.push_back(read_case(reader(element, "results[" + std::to_string(index) + "]")));
+    } catch (const input_error& e) {
+      error = e.what();
+    } catch (const json::exception& e) {
+      error = e.what();
+    }
+  }
+};
+
+result_file convert(const json& j, const std::string& origin, streamed_cases* streamed) {
   try {
     const reader r(j, "");
     if (!j.is_object()) r.fail("not a gpubench result (expected a JSON object)");
@@ -236,6 +295,7 @@ result_file result_from_json(const json& j, const std::string& origin) {
     const std::string schema = r.at("schema").str();
     if (schema != result_schema_id)
       r.fail("schema is '" + schema + "', this gpubench reads '" + result_schema_id + "'");
+    if (streamed && streamed->error) r.fail(*streamed->error);
     result_file f;
     const reader tool = r.at("tool");
     f.tool = {tool.at("name").str(), tool.at("version").str(), tool.at("git").str()};
@@ -252,7 +312,9 @@ result_file result_from_json(const json& j, const std::string& origin) {
                                                         {"failed", run_status::failed}});
     f.system = r.at("system").object();
     const reader results = r.at("results");
-    for (std::size_t i = 0, n = results.array_size(); i < n; ++i)
+    const std::size_t n = results.array_size();  // empty when its cases were streamed
+    if (streamed) f.results = std::move(streamed->cases);
+    for (std::size_t i = 0; i < n; ++i)
       f.results.push_back(read_case(results.at(i)));
     if (r.has("cluster")) f.cluster = cluster_from_json(r.at("cluster").object());
     return f;
@@ -263,22 +325,18 @@ result_file result_from_json(const json& j, const std::string& origin) {
   }
 }
 
+}  // namespace
+
+result_file result_from_json(const json& j, const std::string& origin) {
+  return convert(j, origin, nullptr);
+}
+
 result_file read_result_file(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw input_error(path.string() + ": cannot open: " + std::strerror(errno));
-  std::stringstream buffer;
-  buffer << in.rdbuf();
-  const std::string text = buffer.str();
-  if (text.find_first_not_of(" \t\r\n") == std::string::npos)
-    throw input_error(path.string() + ": empty file");
-  json j;
-  try {
-    j = json::parse(text);
-  } catch (const json::parse_error& e) {
-    throw input_error(path.string() + ": not valid JSON (truncated or corrupt): " +
-                      std::string(e.what()).substr(0, 200));
-  }
-  return result_from_json(j, path.string());
+  streamed_cases streamed;
+  const element_sink sink{"results",
+                          [&streamed](std::size_t i, json& element) { streamed.take(i, element); }};
+  const json j = read_json_file_strict(path, &sink);
+  return convert(j, path.string(), &streamed);
 }
 
 void write_file_atomically(const std::filesystem::path& path, const std::string& content) {

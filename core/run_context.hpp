@@ -3,6 +3,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -12,11 +13,17 @@
 namespace gpubench::core {
 
 // An option a benchmark family adds to `gpubench run` (e.g. --streams, --rdma-device).
+struct run_context;
+
 struct option_spec {
   std::string name;  // without dashes: "streams"
   std::string help;
   std::string default_value;  // empty: unset unless given
   bool flag = false;          // a switch without a value: "true" when given
+  // Throws usage_error for a bad value. `run` applies every option's check before it selects
+  // benchmarks, so a bad value is an error even when its benchmark is filtered out. It gets
+  // the whole context, as some values are only wrong in combination.
+  std::function<void(const run_context&)> check = {};
 };
 
 struct run_context {

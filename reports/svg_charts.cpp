@@ -6,6 +6,7 @@
 
 #include "reports/chart_drawing.hpp"
 #include "reports/charts.hpp"
+#include "reports/svg_ids.hpp"
 
 namespace gpubench::reports {
 
@@ -16,21 +17,6 @@ constexpr double svg_width = 760;
 cairo_status_t append(void* closure, const unsigned char* data, unsigned int length) {
   static_cast<std::string*>(closure)->append(reinterpret_cast<const char*>(data), length);
   return CAIRO_STATUS_SUCCESS;
-}
-
-void replace_all(std::string& s, const std::string& from, const std::string& to) {
-  for (std::size_t at = s.find(from); at != std::string::npos; at = s.find(from, at + to.size()))
-    s.replace(at, from.size(), to);
-}
-
-// cairo names glyphs and clips "glyph0-1", "clip1" in every document; inline SVGs share one
-// id space in HTML, so each chart's ids get their own prefix.
-std::string inline_svg(std::string svg, const std::string& prefix) {
-  if (const auto start = svg.find("<svg"); start != std::string::npos) svg.erase(0, start);
-  replace_all(svg, "id=\"", "id=\"" + prefix);
-  replace_all(svg, "href=\"#", "href=\"#" + prefix);
-  replace_all(svg, "url(#", "url(#" + prefix);
-  return svg;
 }
 
 template <class Draw>
@@ -47,7 +33,7 @@ std::string render(double width, double height, const std::string& prefix, Draw 
                                cairo_status_to_string(cairo_status(cr.get())));
   }
   cairo_surface_finish(surface.get());
-  return inline_svg(std::move(out), prefix);
+  return prefix_svg_ids(out, prefix);
 }
 
 }  // namespace

@@ -231,22 +231,30 @@ void allreduce_body(coll_session& s, core::case_state& state) {
 
 void register_coll_allreduce(core::registry& r) {
   auto session = std::make_shared<coll_session>();
-  r.add_option({"backend", "coll.allreduce: nccl, mpi or all", "all"});
+  r.add_option({"backend", "coll.allreduce: nccl, mpi or all", "all", false,
+                [](const core::run_context& ctx) { selected_backends(ctx); }});
   r.add_option({"nodes",
                 "coll.allreduce under MPI: node counts to measure, e.g. 1,2,4 (default "
                 "1,2,4,... up to all nodes of the launch)",
-                ""});
-  r.add_option({"ranks", "coll.allreduce not launched by MPI: local MPI ranks to start", "2"});
-  r.add_option({"dtype", "coll.allreduce data type: float32, float64, int32, int64", "float32"});
+                "", false, [](const core::run_context& ctx) {
+                  // The form only: how many nodes a launch has is known when cases are made.
+                  if (auto v = ctx.option("nodes")) coll::parse_node_counts(*v, 1 << 20);
+                }});
+  r.add_option({"ranks", "coll.allreduce not launched by MPI: local MPI ranks to start", "2", false,
+                [](const core::run_context& ctx) { self_launch_ranks(ctx); }});
+  r.add_option({"dtype", "coll.allreduce data type: float32, float64, int32, int64", "float32",
+                false, [](const core::run_context& ctx) {
+                  coll::parse_dtype(ctx.option("dtype").value_or("float32"));
+                }});
   r.add_option({"place",
                 "coll.allreduce buffers: out (out-of-place), in (in-place) or both "
                 "(default: both under MPI, out on one machine)",
-                ""});
+                "", false, [](const core::run_context& ctx) { selected_places(ctx, false); }});
   r.add_option({"check", "coll.allreduce: verify every reduced result (outside timing)", "", true});
   r.add_option({"coll-timeout",
                 "coll.allreduce: seconds a launch (or one sample) may take before "
                 "it is declared dead",
-                "120"});
+                "120", false, [](const core::run_context& ctx) { coll_timeout(ctx); }});
   r.add_system_probe([session](nlohmann::json& system) {
     nlohmann::json& sw = system["software"];
     if (!sw.is_object()) sw = nlohmann::json::object();

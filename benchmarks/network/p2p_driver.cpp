@@ -30,6 +30,12 @@ std::string token(const core::run_context& ctx) {
   return path ? control::read_token_file(*path) : std::string();
 }
 
+void check_on_error(const core::run_context& ctx) {
+  const auto on_error = ctx.option("on-error").value_or("continue");
+  if (on_error != "continue" && on_error != "stop")
+    throw core::usage_error("--on-error: expected continue or stop, got '" + on_error + "'");
+}
+
 void add_costs(core::point_result& p, const control::point_cost& cost) {
   const double gb = static_cast<double>(cost.client.bytes) / 1e9;
   const double messages = static_cast<double>(cost.client.messages);
@@ -47,16 +53,17 @@ void add_p2p_options(core::registry& r) {
   r.add_option({"streams",
                 "Parallel streams of the bandwidth cases besides 1, e.g. 4 or 2,8 (default: the "
                 "number of cores)",
-                ""});
+                "", false, [](const core::run_context& ctx) { stream_counts(ctx); }});
   r.add_option({"on-error",
                 "continue (default): a failed network case is recorded and the run goes on; "
                 "stop: the run ends there",
-                "continue"});
-  r.add_option({"busy-poll", "on: latency reads spin instead of sleeping (one core busy)", "off"});
-  r.add_option(
-      {"token-file", "File holding the token shared with `gpubench serve --token-file`", ""});
-  r.add_option(
-      {"io-timeout", "Seconds a network wait may make no progress before the case fails", "5"});
+                "continue", false, check_on_error});
+  r.add_option({"busy-poll", "on: latency reads spin instead of sleeping (one core busy)", "off",
+                false, [](const core::run_context& ctx) { busy_poll_requested(ctx); }});
+  r.add_option({"token-file", "File holding the token shared with `gpubench serve --token-file`",
+                "", false, [](const core::run_context& ctx) { token(ctx); }});
+  r.add_option({"io-timeout", "Seconds a network wait may make no progress before the case fails",
+                "5", false, [](const core::run_context& ctx) { io_timeout(ctx); }});
 }
 
 std::string peer_param(const core::run_context& ctx) {
@@ -69,9 +76,7 @@ void check_p2p_options(const core::run_context& ctx) {
   io_timeout(ctx);
   token(ctx);
   stream_counts(ctx);
-  const auto on_error = ctx.option("on-error").value_or("continue");
-  if (on_error != "continue" && on_error != "stop")
-    throw core::usage_error("--on-error: expected continue or stop, got '" + on_error + "'");
+  check_on_error(ctx);
   peer_param(ctx);
 }
 

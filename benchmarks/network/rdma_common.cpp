@@ -51,35 +51,39 @@ std::string rdma_peer_param(const core::run_context& ctx) {
 
 void add_rdma_options(core::registry& r) {
   network::add_p2p_options(r);  // --token-file, --io-timeout, --on-error of the shared driver
-  r.add_option({"rdma-op", "RDMA operations: send, write, read (comma-separated) or all", "all"});
-  r.add_option({"rdma-memory", "RDMA buffers: host, or cuda (GPUDirect RDMA)", "host"});
-  r.add_option({"rdma-device", "RDMA device (default: the first with an active port)", ""});
-  r.add_option({"rdma-port", "RDMA port number", "1"});
-  r.add_option({"gid-index", "RoCE GID index (default: chosen, IPv4 RoCE v2 first)", ""});
-  r.add_option({"peer-rdma-device", "RDMA device the --peer server uses (default: its first)", ""});
-  r.add_option({"peer-rdma-port", "RDMA port the --peer server uses", "1"});
-  r.add_option({"peer-gid-index", "RoCE GID index the --peer server uses", ""});
-  r.add_option({"tx-depth", "RDMA bandwidth: outstanding work requests", "128"});
-  r.add_option({"cq-mod", "RDMA bandwidth: one signalled completion every N work requests", "100"});
-  r.add_option({"rdma-inline",
-                "RDMA inline size in bytes (default: 220 write, 236 send latency; 0 bandwidth)",
-                ""});
-  r.add_option({"rdma-iters",
-                "RDMA bandwidth: work requests per sample at least, as far as 100 ms of the "
-                "calibrated rate allows (samples last about 50 ms)",
-                "5000"});
-  r.add_option({"rdma-direction",
-                "RDMA bandwidth: uni (the operation's direction), bidir (both at once) or both",
-                "both"});
-  r.add_option({"rdma-gpu", "CUDA device whose memory --rdma-memory cuda registers", "0"});
-  r.add_option({"peer-rdma-gpu", "CUDA device the --peer server registers", "0"});
-  r.add_option({"rdma-cm", "RDMA: connect queue pairs through rdma_cm (on|off)", "off"});
-  r.add_option({"rdma-completion",
-                "RDMA: wait for completions by busy-polling the CQ (poll) or sleeping on a "
-                "completion channel (event, perftest -e)",
-                "poll"});
-  r.add_option({"rdma-tclass", "RDMA: GRH traffic class of the address handle (perftest -T)", "0"});
-  r.add_option({"rdma-sl", "RDMA: service level of the address handle (perftest -S)", "0"});
+  // Some values are wrong only together (--rdma-cm on with --rdma-sl): each option is checked
+  // by parsing them all.
+  const auto add = [&r](core::option_spec spec) {
+    spec.check = [](const core::run_context& ctx) { rdma::parse_rdma_options(ctx); };
+    r.add_option(std::move(spec));
+  };
+  add({"rdma-op", "RDMA operations: send, write, read (comma-separated) or all", "all"});
+  add({"rdma-memory", "RDMA buffers: host, or cuda (GPUDirect RDMA)", "host"});
+  add({"rdma-device", "RDMA device (default: the first with an active port)", ""});
+  add({"rdma-port", "RDMA port number", "1"});
+  add({"gid-index", "RoCE GID index (default: chosen, IPv4 RoCE v2 first)", ""});
+  add({"peer-rdma-device", "RDMA device the --peer server uses (default: its first)", ""});
+  add({"peer-rdma-port", "RDMA port the --peer server uses", "1"});
+  add({"peer-gid-index", "RoCE GID index the --peer server uses", ""});
+  add({"tx-depth", "RDMA bandwidth: outstanding work requests", "128"});
+  add({"cq-mod", "RDMA bandwidth: one signalled completion every N work requests", "100"});
+  add({"rdma-inline",
+       "RDMA inline size in bytes (default: 220 write, 236 send latency; 0 bandwidth)", ""});
+  add({"rdma-iters",
+       "RDMA bandwidth: work requests per sample at least, as far as 100 ms of the "
+       "calibrated rate allows (samples last about 50 ms)",
+       "5000"});
+  add({"rdma-direction",
+       "RDMA bandwidth: uni (the operation's direction), bidir (both at once) or both", "both"});
+  add({"rdma-gpu", "CUDA device whose memory --rdma-memory cuda registers", "0"});
+  add({"peer-rdma-gpu", "CUDA device the --peer server registers", "0"});
+  add({"rdma-cm", "RDMA: connect queue pairs through rdma_cm (on|off)", "off"});
+  add({"rdma-completion",
+       "RDMA: wait for completions by busy-polling the CQ (poll) or sleeping on a "
+       "completion channel (event, perftest -e)",
+       "poll"});
+  add({"rdma-tclass", "RDMA: GRH traffic class of the address handle (perftest -T)", "0"});
+  add({"rdma-sl", "RDMA: service level of the address handle (perftest -S)", "0"});
 }
 
 core::requirement_status rdma_requirement(const core::run_context& ctx) {

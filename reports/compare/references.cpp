@@ -4,11 +4,10 @@
 
 #include <fmt/format.h>
 #include <cmath>
-#include <fstream>
 #include <set>
-#include <sstream>
 
 #include "core/errors.hpp"
+#include "core/strict_json.hpp"
 #include "core/units.hpp"
 
 namespace gpubench::compare {
@@ -189,19 +188,8 @@ reference_file references_from_json(const json& j, const std::string& origin) {
 }
 
 reference_file read_reference_file(const std::filesystem::path& path) {
-  std::ifstream in(path);
-  if (!in)
-    throw core::input_error(fmt::format("{}: cannot open the reference file", path.string()));
-  std::stringstream text;
-  text << in.rdbuf();
-  json j;
-  try {
-    j = json::parse(text.str());
-  } catch (const json::exception& e) {
-    // Not only parse_error: a number too large for a double ("1e400") is out_of_range.406.
-    throw core::input_error(fmt::format("{}: not valid JSON: {}", path.string(), e.what()));
-  }
-  return references_from_json(j, path.string());
+  // The result files' strict reader: a key given twice is refused, not "last one wins".
+  return references_from_json(core::read_json_file_strict(path), path.string());
 }
 
 const reference_system& select_system(const reference_file& refs, const std::string& host,

@@ -27,4 +27,24 @@ expect_exit 2 "bad sizes" -- "$GPUBENCH" run --suite memory --sizes 64M:4K || tr
 expect_contains "$err" "minimum is above the maximum" "explains the bad size range"
 expect_exit 2 "unknown subcommand" -- "$GPUBENCH" frobnicate || true
 expect_exit 2 "unknown option" -- "$GPUBENCH" run --suite memory --no-such-option || true
+# Options are checked whether or not their benchmark runs (memory runs neither TCP nor allreduce).
+expect_exit 2 "bad --busy-poll, its benchmark filtered out" -- "$GPUBENCH" run --suite memory --busy-poll x || true
+expect_contains "$err" "--busy-poll" "names --busy-poll"
+expect_exit 2 "bad --dtype, its benchmark filtered out" -- "$GPUBENCH" run --suite memory --dtype xxx || true
+expect_contains "$err" "xxx" "names the bad dtype"
+# An --out that cannot be written is bad usage (2), found before anything runs.
+touch "$TEST_TMP/plainfile"
+expect_exit 2 "unwritable --out" -- "$GPUBENCH" run --suite memory --quick --out "$TEST_TMP/plainfile/r.json" || true
+expect_contains "$err" "--out" "names --out"
+[[ $out != *"memory.host.copy"* ]] && pass "nothing ran before the --out error" || fail "a benchmark ran before the --out error: $out"
+
+# report and compare read result files with one strict reader.
+printf '{"schema": "gpubench.result/1", "schema": "gpubench.result/1"}' >"$TEST_TMP/dup.json"
+expect_exit 2 "report: duplicate key" -- "$GPUBENCH" report "$TEST_TMP/dup.json" --csv - || true
+expect_contains "$err" "duplicate key 'schema'" "report names the duplicate key"
+expect_exit 2 "compare: duplicate key" -- "$GPUBENCH" compare "$TEST_TMP/dup.json" "$TEST_TMP/dup.json" || true
+expect_contains "$err" "duplicate key 'schema'" "compare names the duplicate key"
+mkdir -p "$TEST_TMP/adir"
+expect_exit 2 "report: a directory" -- "$GPUBENCH" report "$TEST_TMP/adir" --csv - || true
+expect_contains "$err" "is a directory" "says it is a directory"
 finish
