@@ -44,8 +44,9 @@ block overview(const core::cluster_section& c, const suspect_options& o) {
       ". Suspects are named from this file alone with robust statistics across the cluster: a "
       "figure is an outlier when it is worse than the cluster median by more than " +
       format_value(o.deviation) + " scaled MADs (1.4826 x MAD) and by at least " +
-      percent(o.min_change) +
-      "; a node is slow when its own results are outliers among the nodes or more than " +
+      percent(o.min_change) + " (" + percent(o.min_latency_change) +
+      " for latency); a node is slow when its own results are outliers among the nodes or more "
+      "than " +
       percent(o.pair_share) +
       " of its pairs are outliers; a link is slow when its pair is an outlier while both ends "
       "are fine with the other nodes (docs/cluster.md)."};

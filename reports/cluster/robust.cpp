@@ -41,7 +41,8 @@ double reference::robust_z(double x) const {
 }
 
 bool reference::is_outlier(double x, const suspect_options& options) const {
-  return bad_change(x) >= options.min_change && robust_z(x) > options.deviation;
+  const double floor = higher_is_better ? options.min_change : options.min_latency_change;
+  return bad_change(x) >= floor && robust_z(x) > options.deviation;
 }
 
 reference make_reference(const std::vector<double>& values, bool higher_is_better) {

@@ -8,6 +8,7 @@
 #include <map>
 
 #include "core/cluster.hpp"
+#include "core/cluster_schedule.hpp"
 #include "reports/cluster/robust.hpp"
 #include "reports/text_format.hpp"
 
@@ -90,11 +91,28 @@ void local_findings(const core::cluster_section& c, const suspect_options& optio
   }
 }
 
+// The sub-round of the schedule each pair was measured in: the schedule is a pure function of the
+// node count and the concurrency cap the file records.
+struct schedule_map {
+  std::vector<core::pair_round> rounds;
+  std::vector<std::size_t> round_of;  // by pair_index
+};
+
+schedule_map rounds_by_pair(const core::cluster_section& c) {
+  const std::size_t n = c.nodes.size();
+  schedule_map s{core::split_rounds(core::round_robin(n), c.concurrency),
+                 std::vector<std::size_t>(core::pair_count(n), 0)};
+  for (std::size_t r = 0; r < s.rounds.size(); ++r)
+    for (const auto& p : s.rounds[r])
+      s.round_of[core::pair_index(p.a, p.b, n)] = r;
+  return s;
+}
+
 // (b) One pair measurement: nodes most of whose pairs are outliers, then single slow pairs
 // between nodes that are fine with everyone else.
 void pair_findings(const core::cluster_section& c, const core::pair_measurement& m,
-                   const suspect_options& options, findings_by_node& nodes,
-                   findings_by_link& links) {
+                   const schedule_map& schedule, const suspect_options& options,
+                   findings_by_node& nodes, findings_by_link& links) {
   const std::size_t n = c.nodes.size();
   if (m.median.size() != core::pair_count(n)) return;
   const auto answered = static_cast<std::size_t>(std::count_if(
@@ -147,13 +165,28 @@ void pair_findings(const core::cluster_section& c, const core::pair_measurement&
                             std::to_string(slow[a]) + " of " + std::to_string(measured[a]) +
                             " pairs slow"});
   }
+  // A pair is judged only by pairs free of slow nodes; one that is slow in a round where most
+  // of the other pairs were slow too is a moment (a busy switch, a noisy start), not a link.
+  auto counts = [&](std::size_t a, std::size_t b) {
+    const std::size_t i = core::pair_index(a, b, n);
+    return m.median[i] && !slow_node[a] && !slow_node[b] && node_answered(c.nodes[a]) &&
+           node_answered(c.nodes[b]);
+  };
+  auto slow_moment = [&](std::size_t a, std::size_t b) {
+    const auto& round = schedule.rounds[schedule.round_of[core::pair_index(a, b, n)]];
+    std::size_t others = 0, slow_others = 0;
+    for (const auto& p : round) {
+      if ((p.a == a && p.b == b) || !counts(p.a, p.b)) continue;
+      ++others;
+      if (ref.is_outlier(*m.median[core::pair_index(p.a, p.b, n)], options)) ++slow_others;
+    }
+    return others > 0 && 2 * slow_others > others;
+  };
   for (std::size_t a = 0, i = 0; a < n; ++a)
     for (std::size_t b = a + 1; b < n; ++b, ++i) {
-      if (!m.median[i] || slow_node[a] || slow_node[b] || !node_answered(c.nodes[a]) ||
-          !node_answered(c.nodes[b]))
-        continue;
+      if (!counts(a, b)) continue;
       const double v = *m.median[i];
-      if (!ref.is_outlier(v, options)) continue;
+      if (!ref.is_outlier(v, options) || slow_moment(a, b)) continue;
       links[{a, b}].push_back({m.benchmark, v, ref.median, m.unit, ref.bad_change(v),
                                label + ": " + against(v, ref.median, m.unit) +
                                    "; both ends fine with their other pairs"});
@@ -205,8 +238,9 @@ std::vector<suspect> find_suspects(const core::result_file& file, const suspect_
   findings_by_node nodes;
   findings_by_link links;
   local_findings(c, options, nodes);
+  const auto schedule = rounds_by_pair(c);
   for (const auto& m : c.pairs)
-    pair_findings(c, m, options, nodes, links);
+    pair_findings(c, m, schedule, options, nodes, links);
 
   std::vector<std::pair<double, suspect>> ranked;
   for (auto& [i, f] : nodes)

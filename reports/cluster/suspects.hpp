@@ -27,6 +27,9 @@ struct suspect {
 struct suspect_options {
   double deviation = 4.0;   // robust z: |x - median| / (1.4826 MAD) above this is an outlier
   double min_change = 0.2;  // ... and at least this relative change from the median
+  // The floor for figures where lower is better (latency): small-message latency is mostly host
+  // software and varies by a third between identical hosts, so a slow path must be 1.5x.
+  double min_latency_change = 0.5;
   double pair_share = 0.5;  // a node whose outlier pairs are more than this share of its pairs
 };
 

@@ -82,9 +82,9 @@ cluster_mpirun() {
   shift 4
   : >"$tmp/hosts"
   for ((i = 1; i <= np; i++)); do echo "198.18.40.$i slots=1" >>"$tmp/hosts"; done
-  mkdir -p "$tmp/session/h1"
+  # mpirun keeps the default session directory: an OMPI_MCA_ variable in its environment would
+  # be passed on to every daemon and override the agent's per-host directory.
   timeout "$limit" ip netns exec "$prefix-h1" env GPUBENCH_NODE_NAME=n1 \
-    OMPI_MCA_orte_tmpdir_base="$tmp/session/h1" \
     mpirun --allow-run-as-root -np "$np" --hostfile "$tmp/hosts" --map-by ppr:1:node \
     --mca plm_rsh_agent "$tmp/agent" --mca oob_tcp_if_include 198.18.40.0/24 \
     --mca btl_tcp_if_include 198.18.40.0/24 --mca pml ob1 --mca btl self,vader,tcp \
