@@ -72,8 +72,7 @@ TEST(ClusterJson, RejectsASummaryArrayOfTheWrongLength) {
     result_from_json(j, "f.json");
     FAIL() << "accepted";
   } catch (const input_error& e) {
-    EXPECT_NE(std::string(e.what()).find("cluster.pairs[0].median"), std::string::npos)
-        << e.what();
+    EXPECT_NE(std::string(e.what()).find("cluster.pairs[0].median"), std::string::npos) << e.what();
   }
 }
 
