@@ -250,9 +250,12 @@ std::vector<suspect> find_suspects(const core::result_file& file, const suspect_
   for (auto& r : ranked)
     out.push_back(std::move(r.second));
   ranked.clear();
+  // A link is named only when both its ends are fine with everyone else in every measurement:
+  // a slow node's pairs are the node's evidence, whichever measurement named it.
   for (auto& [ab, f] : links)
-    ranked.emplace_back(strength(f), merge(suspect_kind::link, c.nodes[ab.first].name,
-                                           c.nodes[ab.second].name, std::move(f)));
+    if (!nodes.count(ab.first) && !nodes.count(ab.second))
+      ranked.emplace_back(strength(f), merge(suspect_kind::link, c.nodes[ab.first].name,
+                                             c.nodes[ab.second].name, std::move(f)));
   std::stable_sort(ranked.begin(), ranked.end(), by_strength);
   for (auto& r : ranked)
     out.push_back(std::move(r.second));

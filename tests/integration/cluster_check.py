@@ -39,6 +39,8 @@ def main():
     ap.add_argument("--allreduce", action="store_true")
     ap.add_argument("--console")
     ap.add_argument("--suspect")
+    ap.add_argument("--kinds", default="net.tcp.latency,net.tcp.bandwidth",
+                    help="pair measurements the file must have")
     ap.add_argument("--stalled")
     a = ap.parse_args()
 
@@ -88,7 +90,7 @@ def main():
         if m["benchmark"] == "net.tcp.bandwidth":
             bw = m
     kinds = {m["benchmark"] for m in cl["pairs"]}
-    for k in ("net.tcp.latency", "net.tcp.bandwidth"):
+    for k in a.kinds.split(","):
         if k not in kinds:
             fail(f"no {k} pair measurement (have {sorted(kinds)})")
     if cl["failures"]:

@@ -144,6 +144,21 @@ TEST(ClusterSuspects, ASlowRoundIsNotSlowLinks) {
             strings{"n" + std::to_string(lone.a) + "-n" + std::to_string(lone.b)});
 }
 
+// n3 slow in bandwidth to everyone, and one of its pairs slow in latency alone: that pair is
+// n3's evidence, not a link of its own (seen on the namespace cluster: n4-n5 at 2.4x).
+TEST(ClusterSuspects, ASlowNodesPairIsNotALinkInAnotherMeasurement) {
+  synthetic c{8, 0.03};
+  c.slow_nodes = {3};
+  auto f = c.file();
+  auto& latency = f.cluster->pairs[1];
+  for (std::size_t b = 0; b < 8; ++b)
+    if (b != 3) latency.median[pair_index(3, b, 8)] = 10.0;
+  latency.median[pair_index(3, 5, 8)] = 40.0;
+  const auto s = find_suspects(f);
+  EXPECT_EQ(names(s, suspect_kind::node), strings{"n3"});
+  EXPECT_TRUE(names(s, suspect_kind::link).empty()) << s.back().evidence;
+}
+
 TEST(ClusterSuspects, SlowNodeAndSlowLinkAtOnceSlowNodeFirst) {
   synthetic c{12, 0.05};
   c.slow_nodes = {7};

@@ -150,9 +150,14 @@ class mpi_launch final : public launch {
       report["end"] = "server";
       // The previous pair's server goes first; this one lingers until the next (its thread
       // may wait out a silent client, and the report must not wait for it).
-      m_server.reset();
-      m_server = std::make_unique<pair_server>(m_hooks->served(), half());
-      if (auto error = m_server->serve(partner)) report["error"] = *error;
+      // A server that cannot start (no port, no fd) is this pair's failure, not the node's.
+      try {
+        m_server.reset();
+        m_server = std::make_unique<pair_server>(m_hooks->served(), half());
+        if (auto error = m_server->serve(partner)) report["error"] = *error;
+      } catch (const std::exception& e) {
+        report["error"] = e.what();
+      }
     } else {
       report["end"] = "client";
       try {

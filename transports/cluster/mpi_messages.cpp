@@ -2,6 +2,7 @@
 
 #include <mpi.h>
 
+#include <memory>
 #include <string>
 #include <thread>
 
@@ -17,9 +18,9 @@ void poll_pause() {
 }  // namespace
 
 bool send_json(int dest, int tag, const nlohmann::json& doc, deadline until) {
-  const std::string text = doc.dump();
+  auto text = std::make_unique<std::string>(doc.dump());
   MPI_Request request = MPI_REQUEST_NULL;
-  coll::mpi::check(MPI_Isend(text.data(), static_cast<int>(text.size()), MPI_CHAR, dest, tag,
+  coll::mpi::check(MPI_Isend(text->data(), static_cast<int>(text->size()), MPI_CHAR, dest, tag,
                              MPI_COMM_WORLD, &request),
                    "MPI_Isend to rank " + std::to_string(dest));
   for (;;) {
@@ -28,8 +29,10 @@ bool send_json(int dest, int tag, const nlohmann::json& doc, deadline until) {
                      "MPI_Test of a send to rank " + std::to_string(dest));
     if (done) return true;
     if (std::chrono::steady_clock::now() >= until) {
-      // The send buffer must outlive the request: a stalled receiver ends the job anyway.
+      // MPI may still read the buffer of a request no one waits for: it is handed over to MPI
+      // (never freed) rather than freed under it. Only a stalled receiver gets here.
       MPI_Request_free(&request);
+      static_cast<void>(text.release());
       return false;
     }
     poll_pause();

@@ -1,19 +1,14 @@
 #include "transports/cluster/pair_roles.hpp"
 
-#include <arpa/inet.h>
-#include <ifaddrs.h>
-#include <net/if.h>
-#include <netinet/in.h>
-
 #include <algorithm>
 #include <atomic>
-#include <map>
 #include <stdexcept>
 #include <thread>
 
 #include "core/cluster.hpp"
 #include "core/runner.hpp"
 #include "transports/cluster/mpi_messages.hpp"
+#include "transports/collective/net_interfaces.hpp"
 #include "transports/collective/watchdog.hpp"
 #include "transports/control/server.hpp"
 
@@ -35,18 +30,16 @@ constexpr std::uint64_t bandwidth_from = 64u << 10;
 }  // namespace
 
 std::string node_address() {
-  ifaddrs* list = nullptr;
-  if (::getifaddrs(&list) != 0) return "127.0.0.1";
-  std::map<std::string, std::string> by_name;
-  for (const ifaddrs* i = list; i; i = i->ifa_next) {
-    if (!i->ifa_addr || i->ifa_addr->sa_family != AF_INET) continue;
-    if (!(i->ifa_flags & IFF_UP) || (i->ifa_flags & IFF_LOOPBACK)) continue;
-    char text[INET_ADDRSTRLEN] = {};
-    const auto* in = reinterpret_cast<const sockaddr_in*>(i->ifa_addr);
-    if (::inet_ntop(AF_INET, &in->sin_addr, text, sizeof text)) by_name.emplace(i->ifa_name, text);
-  }
-  ::freeifaddrs(list);
-  return by_name.empty() ? "127.0.0.1" : by_name.begin()->second;
+  // Bridges of containers and VMs (docker0 172.17.0.1, virbr0 192.168.122.1) are up on every
+  // node with the same address: a partner told that address would reach its own bridge.
+  const std::vector<std::string> not_the_fabric = {"^docker", "^virbr",   "^br-",  "^veth",
+                                                   "^cni",    "^flannel", "^cali", "^lxc"};
+  auto usable = coll::select_interfaces(coll::list_interfaces(), not_the_fabric);
+  std::sort(usable.begin(), usable.end(),
+            [](const auto& x, const auto& y) { return x.name < y.name; });
+  for (const auto& i : usable)
+    if (!i.ipv4.empty()) return i.ipv4.front();
+  return "127.0.0.1";
 }
 
 pair_server::pair_server(transports::transport_table table, std::chrono::milliseconds wait)
