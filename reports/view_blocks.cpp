@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "reports/chart_spread.hpp"
 #include "reports/text_format.hpp"
 
 namespace gpubench::reports {
@@ -193,8 +194,10 @@ line_chart size_chart(const std::string& title, const std::vector<case_ref>& cas
   }
   // Latency spans decades from small to large messages; a log axis keeps both ends readable.
   chart.log_y = latency && std::isfinite(lo) && hi / lo > 30;
+  const bool spread = chart.series.size() > max_drawn_series;
+  if (spread) chart.series = spread_series(chart.series, first.better == "higher");
   for (const auto& [peak, series] : peaks)
-    chart.lines.push_back({peak.first, "line rate: " + peak.second, false, series});
+    chart.lines.push_back({peak.first, "line rate: " + peak.second, false, spread ? -1 : series});
   for (const auto* r : refs)
     if (r->unit == first.unit)
       chart.lines.push_back(

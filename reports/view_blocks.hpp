@@ -24,7 +24,8 @@ table summary_table(const std::vector<case_ref>& cases);
 // median of the stored statistics.
 double plotted_value(const core::point_result& p, const std::string& extra_key);
 
-// Median against message size, one line per case; latency gets the p50-p99 band. Line rates
+// Median against message size, one line per case (past max_drawn_series cases, their spread:
+// best, median and worst at each size); latency gets the p50-p99 band. Line rates
 // and matching reference figures are drawn as horizontal lines. `extra_key` plots an extra.
 line_chart size_chart(const std::string& title, const std::vector<case_ref>& cases,
                       const std::vector<const reference_figure*>& refs,

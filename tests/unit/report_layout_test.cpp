@@ -14,18 +14,13 @@
 #include "reports/path_figure.hpp"
 #include "reports/report_builder.hpp"
 #include "reports/series.hpp"
+#include "tests/unit/report_fixtures.hpp"
 
 namespace gpubench::reports {
 namespace {
 
-const std::filesystem::path fixtures = std::filesystem::path(GPUBENCH_TEST_DATA) / "reports";
-
-std::vector<run_input> load(std::initializer_list<const char*> names) {
-  std::vector<std::filesystem::path> paths;
-  for (const char* n : names)
-    paths.push_back(fixtures / n);
-  return load_runs(paths);
-}
+using fixture_files::fixtures;
+using fixture_files::load;
 
 const diagram_node* node(const diagram& d, const std::string& id) {
   const auto it = std::find_if(d.nodes.begin(), d.nodes.end(),

@@ -19,18 +19,13 @@
 #include "reports/markdown_writer.hpp"
 #include "reports/report_builder.hpp"
 #include "reports/text_format.hpp"
+#include "tests/unit/report_fixtures.hpp"
 
 namespace gpubench::reports {
 namespace {
 
-const std::filesystem::path fixtures = std::filesystem::path(GPUBENCH_TEST_DATA) / "reports";
-
-std::vector<run_input> load(std::initializer_list<const char*> names) {
-  std::vector<std::filesystem::path> paths;
-  for (const char* n : names)
-    paths.push_back(fixtures / n);
-  return load_runs(paths);
-}
+using fixture_files::fixtures;
+using fixture_files::load;
 
 std::string markdown_of(const std::vector<run_input>& runs) {
   return to_markdown(build_report(runs, reference_set::builtin()));
@@ -311,7 +306,7 @@ class ReportBadInput : public ::testing::Test {
 };
 
 TEST_F(ReportBadInput, EachErrorNamesTheFile) {
-  std::ifstream in(fixtures / "network.json");
+  std::ifstream in(fixtures() / "network.json");
   const std::string good((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   const auto missing = m_dir / "missing.json";
   EXPECT_NE(error_of({missing}).find("missing.json: cannot open"), std::string::npos);
@@ -324,19 +319,19 @@ TEST_F(ReportBadInput, EachErrorNamesTheFile) {
   EXPECT_EQ(wrong_error.rfind(wrong.string() + ": ", 0), 0u) << wrong_error;
   EXPECT_NE(wrong_error.find("schema is 'other/2'"), std::string::npos) << wrong_error;
   const auto copy = write("copy.json", good);
-  EXPECT_NE(error_of({fixtures / "network.json", copy}).find("copy.json: the same run as"),
+  EXPECT_NE(error_of({fixtures() / "network.json", copy}).find("copy.json: the same run as"),
             std::string::npos);
   EXPECT_THROW(load_runs({}), core::usage_error);
 }
 
 TEST_F(ReportBadInput, DifferentUnitsForOneBenchmarkAreIncompatible) {
-  auto file = core::read_result_file(fixtures / "network.json");
+  auto file = core::read_result_file(fixtures() / "network.json");
   file.run.id = "other-run";
   for (auto& c : file.results)
     if (c.benchmark == "net.tcp.latency") c.unit = "ms";
   const auto other = m_dir / "ms.json";
   core::write_result_file(other, file);
-  EXPECT_NE(error_of({fixtures / "network.json", other})
+  EXPECT_NE(error_of({fixtures() / "network.json", other})
                 .find("ms.json: net.tcp.latency is in ms but in us in"),
             std::string::npos);
 }
