@@ -16,6 +16,7 @@ shape=${SHAPE:-cases}
 [[ -x /usr/bin/time ]] || { echo "needs GNU time (/usr/bin/time, Debian package time)" >&2; exit 2; }
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
+missed=0
 
 for mb in "${sizes[@]}"; do
   file="$work/run-$mb.json"
@@ -52,9 +53,16 @@ PY
     }
     secs=$(awk -F': ' '/Elapsed \(wall clock\)/ {n = split($2, t, ":"); s = 0; for (i = 1; i <= n; i++) s = s * 60 + t[i]; print s}' "$work/time")
     rss=$(awk -F': ' '/Maximum resident set size/ {print $2}' "$work/time")
+    ratio=$(echo "$rss * 1024 / $bytes" | bc -l)
     printf '%-7s %6.1f MB (%s): %7.2f s, peak RSS %7.1f MB = %.2fx the file\n' "$cmd" \
-      "$(echo "$bytes / 1000000" | bc -l)" "$shape" "$secs" "$(echo "$rss / 1000" | bc -l)" \
-      "$(echo "$rss * 1024 / $bytes" | bc -l)"
+      "$(echo "$bytes / 1000000" | bc -l)" "$shape" "$secs" "$(echo "$rss / 1000" | bc -l)" "$ratio"
+    # The targets hold for report at 200 MB; smaller files pay the fixed 20 MB of the program.
+    if [[ $cmd == report ]] && (($(echo "$bytes >= 200000000" | bc))) &&
+      (($(echo "$secs > 30 || $ratio > 3" | bc))); then
+      echo "report of $mb MB misses its target (under 30 s, under 3x the file)" >&2
+      missed=1
+    fi
   done
   rm -f "$file"
 done
+exit "$missed"
