@@ -22,6 +22,21 @@ double cost_at(const core::case_result& c, std::uint64_t bytes) {
   return std::nan("");
 }
 
+// The direction a case moved data in ("to_peer", "from_peer", "bidir"), or "" when it has none.
+std::string direction_of(const core::case_result& c) {
+  if (!c.params.is_object()) return "";
+  const auto it = c.params.find("direction");
+  return it != c.params.end() && it->is_string() ? it->get<std::string>() : "";
+}
+
+// A TCP and an RDMA case are set side by side only when one run measured both, in the same
+// direction when both name one: a cluster's many peers are not paired each against each.
+bool comparable(const case_ref& tcp, const case_ref& rdma) {
+  if (tcp.run != rdma.run) return false;
+  const std::string a = direction_of(*tcp.result), b = direction_of(*rdma.result);
+  return a.empty() || b.empty() || a == b;
+}
+
 }  // namespace
 
 std::string completion_mode_of(const core::case_result& c) {
@@ -51,16 +66,20 @@ table cpu_cost_table(const std::vector<case_ref>& cases, std::vector<std::string
               "RDMA case", "RDMA CPU s/GB", "TCP / RDMA"};
   t.numeric = {false, true, false, true, false, true, true};
   std::vector<bool> matched(cases.size(), false);
+  std::vector<std::string> modes;
+  for (const auto& c : cases)
+    modes.push_back(completion_mode_of(*c.result));
   for (std::size_t i = 0; i < cases.size(); ++i) {
     const auto& tcp = *cases[i].result;
     if (!is_tcp(tcp)) continue;
-    const std::string tcp_mode = completion_mode_of(tcp);
+    const std::string& tcp_mode = modes[i];
+    const std::string cls = wait_class_of(tcp_mode);
+    if (cls == "unknown") continue;
     for (std::size_t j = 0; j < cases.size(); ++j) {
       const auto& rdma = *cases[j].result;
-      if (!is_rdma(rdma)) continue;
-      const std::string rdma_mode = completion_mode_of(rdma);
-      const std::string cls = wait_class_of(tcp_mode);
-      if (cls == "unknown" || cls != wait_class_of(rdma_mode)) continue;
+      if (!is_rdma(rdma) || !comparable(cases[i], cases[j])) continue;
+      const std::string& rdma_mode = modes[j];
+      if (cls != wait_class_of(rdma_mode)) continue;
       for (const auto& p : tcp.points) {
         const double a = extra_value(p, "cpu_seconds_per_gb");
         const double b = cost_at(rdma, p.bytes);
@@ -75,7 +94,7 @@ table cpu_cost_table(const std::vector<case_ref>& cases, std::vector<std::string
   for (std::size_t i = 0; i < cases.size(); ++i) {
     const auto& c = *cases[i].result;
     if (matched[i] || !(is_tcp(c) || is_rdma(c))) continue;
-    const std::string mode = completion_mode_of(c);
+    const std::string& mode = modes[i];
     const bool tcp = is_tcp(c);
     const std::string wanted = wait_class_of(mode) == "spinning"
                                    ? (tcp ? "RDMA poll" : "TCP --busy-poll on")

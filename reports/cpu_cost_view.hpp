@@ -20,8 +20,9 @@ std::string completion_mode_of(const core::case_result& c);
 std::string wait_class_of(const std::string& mode);
 
 // The comparison table (mode class, size, TCP case and cost, RDMA case and cost, ratio) for
-// every TCP and RDMA case of one class with a common message size and a CPU cost at it;
-// empty rows when nothing compares. `notes` gets one line per case without a counterpart.
+// every TCP and RDMA case of one class with a common message size and a CPU cost at it, of
+// the same run and, when both name a direction, the same direction; empty rows when nothing
+// compares. `notes` gets one line per case without a counterpart.
 table cpu_cost_table(const std::vector<case_ref>& cases, std::vector<std::string>& notes);
 
 // Appends the paragraph, the table and the notes to a network view's section, when the view

@@ -65,5 +65,23 @@ TEST(ReportCpuCost, BlockingTcpIsNeverSetAgainstPollingRdma) {
   EXPECT_NE(notes[0].find("net.rdma.bandwidth poll"), std::string::npos) << notes[0];
 }
 
+TEST(ReportCpuCost, OnlyOneRunsCasesOfOneDirectionAreSetSideBySide) {
+  const run_input run, other_run;
+  const std::vector<core::case_result> cs{
+      net_case("net.tcp.bandwidth", {{"direction", "to_peer"}}, 0.6, "blocking"),
+      net_case("net.tcp.bandwidth", {{"direction", "bidir"}}, 0.7, "blocking"),
+      net_case("net.rdma.bandwidth", {{"op", "write"}, {"direction", "bidir"}}, 0.1, "event")};
+  std::vector<case_ref> refs = refs_of(cs, run);
+  std::vector<std::string> notes;
+  auto t = cpu_cost_table(refs, notes);
+  ASSERT_EQ(t.rows.size(), 1u);  // bidir against bidir, not to_peer against bidir
+  EXPECT_EQ(t.rows[0][3], "0.70");
+  refs[2].run = &other_run;  // the RDMA case from another run: nothing compares
+  notes.clear();
+  t = cpu_cost_table(refs, notes);
+  EXPECT_TRUE(t.rows.empty());
+  EXPECT_EQ(notes.size(), 3u);
+}
+
 }  // namespace
 }  // namespace gpubench::reports
