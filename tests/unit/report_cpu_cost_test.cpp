@@ -75,7 +75,7 @@ TEST(ReportCpuCost, OnlyOneRunsCasesOfOneDirectionAreSetSideBySide) {
   std::vector<std::string> notes;
   auto t = cpu_cost_table(refs, notes);
   ASSERT_EQ(t.rows.size(), 1u);  // bidir against bidir, not to_peer against bidir
-  EXPECT_EQ(t.rows[0][3], "0.70");
+  EXPECT_EQ(t.rows[0][3], "0.7");
   refs[2].run = &other_run;  // the RDMA case from another run: nothing compares
   notes.clear();
   t = cpu_cost_table(refs, notes);
