@@ -8,13 +8,15 @@
 //   handshake_pool::step's order: c bit 2 set: refuse_busy() first (a session took the slot);
 //   then feed(); then, in hello_received, c bit 3 clear: accept(), set: leave it waiting;
 //   then c bit 4 set: fail() (the deadline passed). Once established the pool hands the
-//   connection to the session and the machine sees nothing more: the run ends there.
+//   connection to the session and the machine sees nothing more: the run ends there. After
+//   failed, records are still fed (the pool only drains): the header says they are ignored.
 // A second machine gets the same records a byte per feed(): the header promises any split
 // gives the same result, so both must be in the same state and have sent the same frames
 // (error texts may differ) after every record. Every step is checked: legal transitions only,
 // replies that decode back into well-formed frames, failed is terminal and silent, log lines
-// and error texts escaped, and `established` with a token only after the proof the harness
-// computes itself. The machine documents no exception: any that escapes is a finding.
+// and error texts escaped, a welcome (so `established`) only for a hello and auth the harness
+// decodes itself and, with a token, only with the proof it computes; with the random token,
+// never. The machine documents no exception: any that escapes is a finding.
 #include <algorithm>
 #include <optional>
 #include <string>
