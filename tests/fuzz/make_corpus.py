@@ -4,6 +4,8 @@
 Binary seeds are built here byte by byte after the layouts in transports/control/frame.hpp and
 transports/rdma/exchange.cpp; file seeds are tests/golden files, trimmed small.
 """
+import hashlib
+import hmac
 import json
 import pathlib
 import struct
@@ -40,6 +42,68 @@ def endpoint(lid, qpn, psn, rkey, addr, length, gid, gid_type, mtu, reads, link)
 roce_gid = bytes(10) + b"\xff\xff" + bytes([198, 18, 0, 2])
 
 
+# handshake_fuzz input: a configuration byte (bits 0-1: 0 no token, 1 FUZZ_TOKEN, 2 a random
+# token), then records: a control byte (bit 2: refuse busy before the feed, bit 3: leave a
+# received hello waiting instead of accepting it, bit 4: fail after), a 2-byte big-endian
+# length and that many bytes fed at once. The three strings are those of handshake_fuzz.cpp.
+FUZZ_TOOL = "0.0.0-fuzz"
+FUZZ_TOKEN = "fuzz-token"
+FUZZ_SERVER_NONCE = "a" * 64
+NO_TOKEN, WITH_TOKEN, RANDOM_TOKEN = 0, 1, 2
+BUSY_FIRST, LEAVE_WAITING, FAIL_AFTER = 4, 8, 16
+
+
+def record(data, ctl=0):
+    return struct.pack(">BH", ctl, len(data)) + data
+
+
+def handshake_input(config, *records):
+    return bytes([config]) + b"".join(records)
+
+
+def auth_mac(token, label, client_nonce, server_nonce):
+    """transports/control/auth.cpp's proof."""
+    msg = f"gpubench-control/{label}\n{client_nonce}\n{server_nonce}".encode()
+    return hmac.new(token.encode(), msg, hashlib.sha256).hexdigest()
+
+
+def handshake_seeds():
+    nonce = "c" * 64
+    fhello = frame(HELLO, {"protocol": 1, "tool": FUZZ_TOOL, "nonce": nonce})
+    proof = frame(AUTH, {"mac": auth_mac(FUZZ_TOKEN, "client", nonce, FUZZ_SERVER_NONCE)})
+    no_proof = frame(AUTH, {"mac": ""})
+    return {
+        "hello": handshake_input(NO_TOKEN, record(fhello)),
+        "hello_auth": handshake_input(NO_TOKEN, record(fhello), record(no_proof)),
+        "hello_auth_token": handshake_input(WITH_TOKEN, record(fhello), record(proof)),
+        "wrong_proof": handshake_input(WITH_TOKEN, record(fhello), record(auth)),
+        "random_token": handshake_input(RANDOM_TOKEN, record(fhello), record(proof)),
+        # Frames split across feeds: a header in two parts, then the payloads in pieces.
+        "split_frames": handshake_input(
+            WITH_TOKEN, record(fhello[:5]), record(fhello[5:12]), record(fhello[12:40]),
+            record(fhello[40:]), record(proof[:1]), record(proof[1:30]), record(proof[30:])),
+        # Two frames in one feed: the auth must wait for the challenge.
+        "pipelined": handshake_input(NO_TOKEN, record(fhello + no_proof)),
+        "auth_and_more": handshake_input(NO_TOKEN, record(fhello), record(no_proof + frame(BYE))),
+        "busy": handshake_input(NO_TOKEN, record(fhello, LEAVE_WAITING),
+                                record(b"", BUSY_FIRST), record(no_proof)),
+        "busy_in_auth": handshake_input(WITH_TOKEN, record(fhello), record(proof, BUSY_FIRST)),
+        "deadline": handshake_input(WITH_TOKEN, record(fhello[:20], FAIL_AFTER), record(fhello)),
+        "gives_up": handshake_input(
+            NO_TOKEN, record(fhello), record(frame(ERROR, {"message": "token\nfile unreadable"}))),
+        "old_version": handshake_input(NO_TOKEN, record(frame(HELLO, {"protocol": 0}, version=0))),
+        "other_tool": handshake_input(
+            NO_TOKEN, record(frame(HELLO, {"protocol": 1, "tool": "9.9\x1b[2J\n", "nonce": ""}))),
+        # Declared lengths over max_handshake_payload (16 KiB) and over max_frame_payload.
+        "oversized_hello": handshake_input(
+            NO_TOKEN, record(b"GBCC" + struct.pack(">HHI", 1, HELLO, (16 << 10) + 1) + b"{"),
+            record(b"}")),
+        "oversized_auth": handshake_input(
+            NO_TOKEN, record(fhello),
+            record(b"GBCC" + struct.pack(">HHI", 1, AUTH, 0xFFFFFFFF))),
+    }
+
+
 def trimmed_result(path, results=2, points=2, samples=5):
     j = json.loads(path.read_text())
     j["results"] = j["results"][:results]
@@ -62,16 +126,7 @@ seeds = {
         "bye": frame(BYE),
         "other_version_error": frame(ERROR, {"message": "old"}, version=2),
     },
-    "handshake": {
-        "session": hello + auth + frame(CASE_OPEN, {"transport": "tcp",
-                                                    "params": {"streams": 1}})
-        + frame(POINT_BEGIN, {"bytes": 64, "ops": 1}) + frame(POINT_END, {})
-        + frame(CASE_CLOSE, {}) + frame(BYE),
-        "hello_only": hello,
-        "gives_up": hello + frame(ERROR, {"message": "token file unreadable"}),
-        "no_auth": hello + frame(AUTH, {"mac": ""}) + frame(BYE),
-        "old_version": frame(HELLO, {"protocol": 0}, version=0),
-    },
+    "handshake": handshake_seeds(),
     "rdma_endpoint": {
         "infiniband_lid": endpoint(7, 0x1234, 0x42, 0xbeef, 0x7f0000001000, 1 << 20, None,
                                    0, 5, 16, 1),
