@@ -41,9 +41,8 @@ json row_json(const comparison_row& r) {
   return j;
 }
 
-}  // namespace
-
-json to_json(const comparison& c) {
+// Everything but the rows, which are left an empty array.
+json envelope(const comparison& c) {
   json per_benchmark = json::object();
   for (const auto& [id, t] : c.options.threshold.per_benchmark)
     per_benchmark[id] = t;
@@ -51,9 +50,6 @@ json to_json(const comparison& c) {
   for (verdict v : {verdict::faster, verdict::slower, verdict::same, verdict::noisy, verdict::added,
                     verdict::removed, verdict::lost, verdict::unmeasured})
     counts[to_string(v)] = c.count(v);
-  json rows = json::array();
-  for (const auto& r : c.rows)
-    rows.push_back(row_json(r));
   return {{"schema", comparison_schema_id},
           {"base", c.base_name},
           {"new", c.new_name},
@@ -66,11 +62,39 @@ json to_json(const comparison& c) {
           {"regressions", c.regressions()},
           {"counts", counts},
           {"warnings", c.warnings},
-          {"rows", rows}};
+          {"rows", json::array()}};
 }
 
+}  // namespace
+
+json to_json(const comparison& c) {
+  json j = envelope(c);
+  for (const auto& r : c.rows)
+    j["rows"].push_back(row_json(r));
+  return j;
+}
+
+// As to_json(c).dump(2), but one row is a JSON value at a time: a comparison of large files
+// would otherwise hold every row twice over (as JSON values, then as text).
 std::string format_json(const comparison& c) {
-  return to_json(c).dump(2) + "\n";
+  std::string text = envelope(c).dump(2) + "\n";
+  if (c.rows.empty()) return text;
+  // Keys are sorted, so "rows" sits at the top level once; a quote inside a string value is
+  // escaped, so no string value can contain this text.
+  const std::string marker = "\n  \"rows\": []";
+  const std::size_t at = text.find(marker);
+  std::string out = text.substr(0, at) + "\n  \"rows\": [";
+  for (std::size_t i = 0; i < c.rows.size(); ++i) {
+    std::string row = row_json(c.rows[i]).dump(2);
+    out += i ? ",\n    " : "\n    ";
+    for (char ch : row) {
+      out += ch;
+      if (ch == '\n') out += "    ";
+    }
+  }
+  out += "\n  ]";
+  out.append(text, at + marker.size(), std::string::npos);
+  return out;
 }
 
 }  // namespace gpubench::compare

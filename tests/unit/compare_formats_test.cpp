@@ -111,6 +111,14 @@ TEST(compare_formats, markdown_is_a_table_with_escaped_cells) {
   }
 }
 
+TEST(compare_formats, json_text_is_the_documents_text) {
+  comparison c = slower_comparison();
+  c.warnings.push_back("a warning that quotes \\n  \"rows\": [] in its text");
+  EXPECT_EQ(format_json(c), to_json(c).dump(2) + "\n");
+  c.rows.clear();
+  EXPECT_EQ(format_json(c), to_json(c).dump(2) + "\n");
+}
+
 TEST(compare_formats, json_carries_every_row_and_the_verdicts) {
   const comparison c = slower_comparison();
   const auto j = nlohmann::json::parse(format_json(c));
