@@ -48,6 +48,14 @@ cluster::cluster_options cluster_settings(const cluster_cli_options& o) {
   return c;
 }
 
+void refuse_in_cluster_mode(const core::run_context& ctx) {
+  if (ctx.option("token-file"))
+    throw core::usage_error(
+        "--token-file is not used in cluster mode: every launch draws its own secret, shared "
+        "over MPI, that its pair servers require and prove (docs/cluster.md); leave the option "
+        "out");
+}
+
 int finish_cluster_run(const core::result_file& file, const cluster_cli_options& o) {
   bool failed = false;
   for (const auto& c : file.results)

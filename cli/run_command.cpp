@@ -88,6 +88,7 @@ int run_run(const run_options& o, const environment& env) {
     auto settings = cluster_settings(o.cluster);
     launch = cluster::open_launch(settings.timeout_s);
     if (launch && launch->cluster()) {
+      refuse_in_cluster_mode(ctx);
       settings.out = out;
       settings.quiet = o.quiet;
       const cluster::cluster_hooks hooks{[&env] { return describe_system(env.registry); },

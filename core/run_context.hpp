@@ -34,6 +34,10 @@ struct run_context {
   std::string self_exe;                          // this program, for launching itself (mpirun)
   const std::atomic<bool>* interrupt = nullptr;  // set on SIGINT/SIGTERM
 
+  // The peer's token held in memory (cluster mode's launch secret); when set it is used
+  // instead of --token-file. Never printed or written anywhere.
+  std::string peer_token;
+
   bool interrupted() const { return interrupt && interrupt->load(std::memory_order_relaxed); }
 
   // A family option's value, or std::nullopt when neither given nor defaulted.

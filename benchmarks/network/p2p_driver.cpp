@@ -26,6 +26,7 @@ std::chrono::milliseconds io_timeout(const core::run_context& ctx) {
 }
 
 std::string token(const core::run_context& ctx) {
+  if (!ctx.peer_token.empty()) return ctx.peer_token;
   const auto path = ctx.option("token-file");
   return path ? control::read_token_file(*path) : std::string();
 }

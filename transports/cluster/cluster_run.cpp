@@ -14,6 +14,7 @@
 #include "core/cluster_schedule.hpp"
 #include "core/result_json.hpp"
 #include "core/runner.hpp"
+#include "transports/cluster/launch_secret.hpp"
 #include "transports/cluster/mpi_messages.hpp"
 #include "transports/cluster/pair_roles.hpp"
 #include "transports/collective/launch_env.hpp"
@@ -95,6 +96,13 @@ class mpi_launch final : public launch {
       m_ranks[it->second].push_back(r);
       m_node_of_rank.push_back(it->second);
     }
+    // The launch secret: the pair servers' token, known to the ranks alone (MPI carries it
+    // inside the launch). Every rank agrees on cluster(), so all or none join the broadcast.
+    if (cluster()) {
+      m_secret = broadcast_from_rank0(m_rank == 0 ? draw_launch_secret() : std::string(),
+                                      launch_secret_chars);
+      check_launch_secret(m_secret);
+    }
   }
 
   bool cluster() const override { return m_names.size() >= 2; }
@@ -153,7 +161,7 @@ class mpi_launch final : public launch {
       // A server that cannot start (no port, no fd) is this pair's failure, not the node's.
       try {
         m_server.reset();
-        m_server = std::make_unique<pair_server>(m_hooks->served(), half());
+        m_server = std::make_unique<pair_server>(m_hooks->served(), half(), m_secret);
         if (auto error = m_server->serve(partner)) report["error"] = *error;
       } catch (const std::exception& e) {
         report["error"] = e.what();
@@ -162,7 +170,7 @@ class mpi_launch final : public launch {
       report["end"] = "client";
       try {
         report["cases"] = measure_pair(partner, m_work.pairs, *m_ctx, m_options.pair_sizes,
-                                       m_options.pair_samples, half());
+                                       m_options.pair_samples, half(), m_secret);
       } catch (const std::exception& e) {
         report["error"] = e.what();
       }
@@ -348,6 +356,7 @@ class mpi_launch final : public launch {
   std::vector<std::string> m_names;         // node index -> name
   std::vector<std::vector<int>> m_ranks;    // node index -> its world ranks
   std::vector<std::size_t> m_node_of_rank;  // world rank -> node index
+  std::string m_secret;                     // the launch secret (cluster() only)
   cluster_options m_options;
   const core::run_context* m_ctx = nullptr;
   const cluster_hooks* m_hooks = nullptr;

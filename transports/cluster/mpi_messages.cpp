@@ -3,6 +3,7 @@
 #include <mpi.h>
 
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <thread>
 
@@ -57,6 +58,18 @@ std::optional<message> receive_json(int source, int tag, deadline until) {
     if (std::chrono::steady_clock::now() >= until) return std::nullopt;
     poll_pause();
   }
+}
+
+std::string broadcast_from_rank0(const std::string& text, std::size_t width) {
+  int rank = 0;
+  coll::mpi::check(MPI_Comm_rank(MPI_COMM_WORLD, &rank), "MPI_Comm_rank");
+  if (rank == 0 && text.size() != width)
+    throw std::logic_error("broadcast_from_rank0: " + std::to_string(text.size()) +
+                           " characters, expected " + std::to_string(width));
+  std::string buffer = rank == 0 ? text : std::string(width, '\0');
+  coll::mpi::check(MPI_Bcast(buffer.data(), static_cast<int>(width), MPI_CHAR, 0, MPI_COMM_WORLD),
+                   "MPI_Bcast from rank 0");
+  return buffer;
 }
 
 }  // namespace gpubench::cluster

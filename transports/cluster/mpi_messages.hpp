@@ -3,7 +3,9 @@
 #pragma once
 
 #include <chrono>
+#include <cstddef>
 #include <optional>
+#include <string>
 
 #include <nlohmann/json.hpp>
 
@@ -25,5 +27,9 @@ struct message {
 
 // The next message with `tag` from `source` (MPI_ANY_SOURCE: any rank), or nothing at `until`.
 std::optional<message> receive_json(int source, int tag, deadline until);
+
+// Rank 0's `text` (exactly `width` characters there; ignored elsewhere) on every rank. A
+// collective (MPI_Bcast): every rank calls it, under the caller's watchdog.
+std::string broadcast_from_rank0(const std::string& text, std::size_t width);
 
 }  // namespace gpubench::cluster

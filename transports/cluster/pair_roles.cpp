@@ -42,11 +42,14 @@ std::string node_address() {
   return "127.0.0.1";
 }
 
-pair_server::pair_server(transports::transport_table table, std::chrono::milliseconds wait)
+pair_server::pair_server(transports::transport_table table, std::chrono::milliseconds wait,
+                         const std::string& token)
     : m_table(std::move(table)), m_wait(wait) {
+  if (token.empty()) throw std::logic_error("a pair server needs the launch secret");
   transports::control::server_options o;
   o.bind = "0.0.0.0";
   o.port = 0;
+  o.token = token;
   // A client that stops answering between points is dropped after `wait`.
   o.idle_timeout = wait;
   o.io_timeout = std::min(o.io_timeout, wait);
@@ -83,18 +86,40 @@ core::benchmark_def pair_variant(const core::benchmark_def& def) {
 
 nlohmann::json measure_pair(int server_rank, const std::vector<const core::benchmark_def*>& defs,
                             const core::run_context& ctx, const std::vector<std::uint64_t>& sizes,
-                            bool keep_samples, std::chrono::milliseconds wait) {
+                            bool keep_samples, std::chrono::milliseconds wait,
+                            const std::string& token) {
   const auto peer = receive_json(server_rank, tag_peer, deadline_after(wait));
   if (!peer)
     throw std::runtime_error("no address from rank " + std::to_string(server_rank) + " within " +
                              std::to_string(wait.count() / 1000) + " s");
+  std::optional<std::runtime_error> overran;
+  nlohmann::json cases;
+  try {
+    cases = measure_against(peer->doc.at("peer").get<std::string>(), defs, ctx, sizes, keep_samples,
+                            wait, token);
+  } catch (const std::runtime_error& e) {
+    overran = e;
+  }
+  // The server waits for this word whether or not the measurement ran over.
+  send_json(server_rank, tag_peer, {{"done", true}}, deadline_after(wait));
+  if (overran) throw *overran;
+  return cases;
+}
+
+nlohmann::json measure_against(const std::string& peer,
+                               const std::vector<const core::benchmark_def*>& defs,
+                               const core::run_context& ctx,
+                               const std::vector<std::uint64_t>& sizes, bool keep_samples,
+                               std::chrono::milliseconds wait, const std::string& token) {
+  if (token.empty()) throw std::logic_error("a pair client needs the launch secret");
   // The measurement is bounded too: at `wait` the runner stops as on an interrupt (a stopped
   // server would otherwise cost every case its own network timeout).
   std::atomic<bool> expired{false};
   coll::watchdog timer(wait, [&expired](const std::string&) { expired = true; });
   core::run_context pair_ctx = ctx;
   pair_ctx.interrupt = &expired;
-  pair_ctx.peer = peer->doc.at("peer").get<std::string>();
+  pair_ctx.peer = peer;
+  pair_ctx.peer_token = token;
   pair_ctx.options["streams"] = "1";
   nlohmann::json cases = nlohmann::json::array();
   for (const auto* def : defs) {
@@ -128,9 +153,8 @@ nlohmann::json measure_pair(int server_rank, const std::vector<const core::bench
       }
     }
   }
-  send_json(server_rank, tag_peer, {{"done", true}}, deadline_after(wait));
   if (expired)
-    throw std::runtime_error("measuring against " + *pair_ctx.peer + " took over " +
+    throw std::runtime_error("measuring against " + peer + " took over " +
                              std::to_string(wait.count() / 1000) + " s");
   return cases;
 }

@@ -28,12 +28,16 @@ namespace gpubench::cluster {
 std::string node_address();
 
 // Server end: the control server on 0.0.0.0 (any port) with its serving thread, from
-// construction to destruction. The destructor stops and joins the thread; a session whose
-// client went silent holds it until the transport's own timeout, so a caller reports first
-// and lets the server go afterwards.
+// construction to destruction. `token` (the launch secret) is required of every client and
+// proven to it, as `serve --token-file` does: a host outside the launch is refused. The destructor
+// stops and joins the thread; a session whose client went silent holds it until the transport's own
+// timeout, so a caller reports first and lets the server go afterwards.
 class pair_server {
  public:
-  pair_server(transports::transport_table table, std::chrono::milliseconds wait);
+  pair_server(transports::transport_table table, std::chrono::milliseconds wait,
+              const std::string& token);
+
+  std::uint16_t port() const { return m_server->port(); }
   ~pair_server();
   pair_server(const pair_server&) = delete;
   pair_server& operator=(const pair_server&) = delete;
@@ -50,12 +54,23 @@ class pair_server {
   std::thread m_thread;
 };
 
-// Client end: waits for the server's address (within `wait`), runs `defs` with ctx.peer set to
-// it (one size per run, from `sizes`), tells the server it is done, and returns the cases'
-// summaries (pair_case_json) or throws std::runtime_error when the address never came.
+// Client end: waits for the server's address (within `wait`), measures against it
+// (measure_against), tells the server it is done, and returns the cases' summaries or throws
+// std::runtime_error when the address never came.
 nlohmann::json measure_pair(int server_rank, const std::vector<const core::benchmark_def*>& defs,
                             const core::run_context& ctx, const std::vector<std::uint64_t>& sizes,
-                            bool keep_samples, std::chrono::milliseconds wait);
+                            bool keep_samples, std::chrono::milliseconds wait,
+                            const std::string& token);
+
+// Runs `defs` against the pair server at `peer` ("ADDRESS:PORT"), one size per run from
+// `sizes`, proving `token` and requiring the server's proof (a server that cannot prove it
+// fails the cases: their results would be an impostor's). Returns the cases' summaries; at
+// `wait` the runner stops as on an interrupt and std::runtime_error is thrown.
+nlohmann::json measure_against(const std::string& peer,
+                               const std::vector<const core::benchmark_def*>& defs,
+                               const core::run_context& ctx,
+                               const std::vector<std::uint64_t>& sizes, bool keep_samples,
+                               std::chrono::milliseconds wait, const std::string& token);
 
 // The pair-mode copy of a net.* benchmark: one stream, direction to_peer, RDMA op write on host
 // memory (the cases whose params say otherwise are dropped).
