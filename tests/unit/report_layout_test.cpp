@@ -201,6 +201,29 @@ TEST(ParameterSplit, KeyMissingInOneCaseOfABenchmarkVaries) {
   EXPECT_EQ(split.shared, "gpu=0");
 }
 
+TEST(Headline, SlowestHostPathIsAmongLocalHostMemory) {
+  auto runs = load({"gpu-h100.json"});
+  auto& results = runs[0].file.results;
+  results.clear();
+  auto local = [](double median) {
+    auto c = bandwidth_case("gpu.h2d", {{"gpu", 0}, {"numa", 0}}, median, 63);
+    c.context["numa_local"] = true;
+    return c;
+  };
+  auto remote = bandwidth_case("gpu.h2d", {{"gpu", 0}, {"numa", 1}}, 20, 63);
+  remote.context["numa_local"] = false;
+  results = {remote, local(50), local(45)};
+  auto rows = headline_rows(runs[0]);
+  ASSERT_EQ(rows.size(), 1u);
+  EXPECT_EQ(rows[0].figure.value, 45);  // not the remote node's 20
+  EXPECT_EQ(rows[0].path, "Host to GPU (pinned): slowest of 2 (GPU 0)");
+  // With only remote host memory measured, the row says so.
+  results = {remote};
+  rows = headline_rows(runs[0]);
+  ASSERT_EQ(rows.size(), 1u);
+  EXPECT_EQ(rows[0].path, "Host to GPU (pinned) (GPU 0, host memory on a remote NUMA node)");
+}
+
 TEST(Headline, SlowestGpuPairAndBestNetworkCase) {
   const auto gpu = load({"gpu-h100.json"});
   const auto rows = headline_rows(gpu[0]);
