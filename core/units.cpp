@@ -70,4 +70,23 @@ std::vector<std::uint64_t> power_of_two_sweep(std::uint64_t min, std::uint64_t m
   return sizes;
 }
 
+double pcie_lane_gbps(int generation) {
+  switch (generation) {
+    case 1:
+      return 2.5 * 8.0 / 10.0 / 8.0;
+    case 2:
+      return 5.0 * 8.0 / 10.0 / 8.0;
+    case 3:
+      return 8.0 * 128.0 / 130.0 / 8.0;
+    case 4:
+      return 16.0 * 128.0 / 130.0 / 8.0;
+    case 5:
+      return 32.0 * 128.0 / 130.0 / 8.0;
+    case 6:
+      return 64.0 * 242.0 / 256.0 / 8.0;
+    default:
+      return 0;
+  }
+}
+
 }  // namespace gpubench::core

@@ -13,11 +13,9 @@ max=${4:-4194304}
 source "$root/tests/integration/coll_netns_lib.sh"
 prefix="gbco-$$"
 tmp=$(mktemp -d)
-cleanup() { netns_cluster_down "$prefix"; rm -rf "$tmp"; }
-trap cleanup EXIT
+trap 'mpi_netns_down; rm -rf "$tmp"' EXIT
 mpicc -O2 -o "$tmp/plain_allreduce" "$root/scripts/coll/plain_allreduce.c"
-netns_cluster_up "$prefix" 4 "$rate"
-netns_rsh_agent "$prefix" "$tmp/agent"
+mpi_netns_up 4 "$rate"  # and the rsh agent, $tmp/agent
 printf '198.18.6.%d slots=1\n' 1 2 3 4 >"$tmp/hosts"
 launch=(ip netns exec "$prefix-h1" mpirun --allow-run-as-root -np 4 --hostfile "$tmp/hosts"
   --mca plm_rsh_agent "$tmp/agent" --mca oob_tcp_if_include 198.18.6.0/24

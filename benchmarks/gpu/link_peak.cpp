@@ -5,6 +5,8 @@
 
 #include <fmt/format.h>
 
+#include "core/units.hpp"
+
 namespace gpubench::gpu {
 
 std::optional<int> pcie_generation(std::string_view speed) {
@@ -43,27 +45,8 @@ std::optional<int> pcie_generation(std::string_view speed) {
   }
 }
 
-double pcie_lane_gbps(int generation) {
-  switch (generation) {
-    case 1:
-      return 2.5 * 8.0 / 10.0 / 8.0;
-    case 2:
-      return 5.0 * 8.0 / 10.0 / 8.0;
-    case 3:
-      return 8.0 * 128.0 / 130.0 / 8.0;
-    case 4:
-      return 16.0 * 128.0 / 130.0 / 8.0;
-    case 5:
-      return 32.0 * 128.0 / 130.0 / 8.0;
-    case 6:
-      return 64.0 * 242.0 / 256.0 / 8.0;
-    default:
-      return 0;
-  }
-}
-
 std::optional<core::peak_info> pcie_peak(int generation, int width, int directions) {
-  const double lane = pcie_lane_gbps(generation);
+  const double lane = core::pcie_lane_gbps(generation);
   if (lane <= 0 || width <= 0 || directions < 1) return std::nullopt;
   // Exact after encoding (Gen5 x16: 63.015 GB/s); published tables round it to 63.0.
   const double per_direction = lane * width;

@@ -13,11 +13,8 @@ namespace gpubench::gpu {
 // std::nullopt for "Unknown" or anything else it cannot read.
 std::optional<int> pcie_generation(std::string_view speed);
 
-// Usable bytes per second of one lane per direction, in GB/s, after line encoding
-// (8b/10b up to Gen2, 128b/130b for Gen3-5, FLIT 242/256 for Gen6); 0 for unknown.
-double pcie_lane_gbps(int generation);
-
-// "PCIe 4.0 x16, 31.5 GB/s per direction"; directions = 2 doubles the value for both ways.
+// "PCIe 4.0 x16, 31.5 GB/s per direction" (core::pcie_lane_gbps x width); directions = 2 doubles
+// the value for both ways.
 std::optional<core::peak_info> pcie_peak(int generation, int width, int directions = 1);
 
 // NVLink generation of a GPU from its compute capability: links carry no generation in

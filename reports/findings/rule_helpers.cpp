@@ -94,25 +94,6 @@ pcie_link pcie_link_of(const nlohmann::json& j) {
   return l;
 }
 
-double pcie_lane_gbps(int generation) {
-  switch (generation) {
-    case 1:
-      return 2.5 * 8.0 / 10.0 / 8.0;
-    case 2:
-      return 5.0 * 8.0 / 10.0 / 8.0;
-    case 3:
-      return 8.0 * 128.0 / 130.0 / 8.0;
-    case 4:
-      return 16.0 * 128.0 / 130.0 / 8.0;
-    case 5:
-      return 32.0 * 128.0 / 130.0 / 8.0;
-    case 6:
-      return 64.0 * 242.0 / 256.0 / 8.0;
-    default:
-      return 0;
-  }
-}
-
 std::string pcie_text(const pcie_link& l) {
   const std::string gen = l.generation ? fmt::format("{}.0", *l.generation) : "?";
   const std::string width = l.width ? std::to_string(*l.width) : "?";

@@ -38,8 +38,6 @@ struct pcie_link {
   std::optional<int> width;
 };
 pcie_link pcie_link_of(const nlohmann::json& j);
-// GB/s per direction of one lane of this generation (after line coding), 0 when unknown.
-double pcie_lane_gbps(int generation);
 // "PCIe 5.0 x16", with "?" for what is unknown.
 std::string pcie_text(const pcie_link& l);
 

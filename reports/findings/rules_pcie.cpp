@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "core/units.hpp"
 #include "reports/findings/rule_helpers.hpp"
 #include "reports/findings/rules.hpp"
 #include "reports/text_format.hpp"
@@ -70,7 +71,7 @@ std::vector<finding> pcie_link_rule(const core::result_file& f, const rule_optio
     const bool gen_low = below(l->current.generation, l->capable.generation) ||
                          below(l->port.generation, l->capable.generation);
     if (!width_low && !gen_low) continue;
-    const double line = pcie_lane_gbps(*l->capable.generation) * *l->capable.width;
+    const double line = core::pcie_lane_gbps(*l->capable.generation) * *l->capable.width;
     const auto rates = best_rates(f, index);
     double best = 0;
     for (const auto& [id, r] : rates)

@@ -6,23 +6,16 @@
 set -euo pipefail
 gpubench=$1
 here=$(cd "$(dirname "$0")" && pwd)
-[[ $(id -u) -eq 0 ]] || { echo "SKIP: needs root to create network namespaces"; exit 77; }
-command -v mpirun >/dev/null || { echo "SKIP: no mpirun in PATH"; exit 77; }
-command -v tc >/dev/null || { echo "SKIP: no tc (iproute2)"; exit 77; }
 source "$here/cluster_netns_lib.sh"
-prefix="gbk40b-$$"
+mpi_netns_begin gbk40b tc
 hosts=6 rate=200 slow_rate=50
-tmp=$(mktemp -d)
-cleanup() { cluster_down "$prefix"; rm -rf "$tmp"; }
-trap cleanup EXIT
-cluster_up "$prefix" "$hosts" "${rate}mbit"
-cluster_shape_path "$prefix" 2 4 "${slow_rate}mbit" "${rate}mbit"
-cluster_shape_path "$prefix" 4 2 "${slow_rate}mbit" "${rate}mbit"
-cluster_rsh_agent "$prefix" "$tmp/agent"
+mpi_netns_up "$hosts" "${rate}mbit"
+cluster_shape_path 2 4 "${slow_rate}mbit" "${rate}mbit"
+cluster_shape_path 4 2 "${slow_rate}mbit" "${rate}mbit"
 start=$(date +%s.%N)
 # Bandwidth only (the shaped path is a bandwidth ground truth), two pairs at once: 8 B latency
 # between "nodes" that share this machine's two cores is scheduling noise (up to 2x under load).
-cluster_mpirun "$prefix" "$tmp" "$hosts" 120 \
+mpi_netns_mpirun "$hosts" 120 \
   "$gpubench" run --suite network --filter 'net.tcp' --cluster-timeout 30 --pair-concurrency 2 --pair-sizes 1M --quiet \
   --out "$tmp/cluster.json" >"$tmp/out.txt" 2>&1 || { cat "$tmp/out.txt"; echo "FAIL: mpirun"; exit 1; }
 echo "launch took $(python3 -c "print(round($(date +%s.%N) - $start, 1))") s"

@@ -6,22 +6,15 @@
 set -euo pipefail
 gpubench=$1
 here=$(cd "$(dirname "$0")" && pwd)
-[[ $(id -u) -eq 0 ]] || { echo "SKIP: needs root to create network namespaces"; exit 77; }
-command -v mpirun >/dev/null || { echo "SKIP: no mpirun in PATH"; exit 77; }
-command -v tc >/dev/null || { echo "SKIP: no tc (iproute2)"; exit 77; }
 source "$here/cluster_netns_lib.sh"
-prefix="gbk40a-$$"
+mpi_netns_begin gbk40a tc
 hosts=8 rate=200 slow=5 slow_rate=50
-tmp=$(mktemp -d)
-cleanup() { cluster_down "$prefix"; rm -rf "$tmp"; }
-trap cleanup EXIT
-cluster_up "$prefix" "$hosts" "${rate}mbit" "$slow" "${slow_rate}mbit"
-cluster_rsh_agent "$prefix" "$tmp/agent"
+mpi_netns_up "$hosts" "${rate}mbit" "$slow" "${slow_rate}mbit"
 start=$(date +%s.%N)
 # Bandwidth pairs only (the shaped links are a bandwidth ground truth), two pairs at once: 8 B
 # latency between "nodes" that share this machine's two cores is scheduling noise (2.7x seen
 # under load), which would name healthy pairs; cluster_node_names covers the latency pairs.
-cluster_mpirun "$prefix" "$tmp" "$hosts" 120 \
+mpi_netns_mpirun "$hosts" 120 \
   "$gpubench" run --suite interconnect --filter 'memory.host.copy|net.tcp|coll.allreduce' \
   --backend mpi --place out --nodes 2,8 --sizes 64K:64K --cluster-timeout 30 --pair-concurrency 2 --pair-sizes 1M --quiet \
   --out "$tmp/cluster.json" >"$tmp/out.txt" 2>&1 || { cat "$tmp/out.txt"; echo "FAIL: mpirun"; exit 1; }

@@ -5,17 +5,11 @@
 set -euo pipefail
 gpubench=$1
 here=$(cd "$(dirname "$0")" && pwd)
-[[ $(id -u) -eq 0 ]] || { echo "SKIP: needs root to create network namespaces"; exit 77; }
-command -v mpirun >/dev/null || { echo "SKIP: no mpirun in PATH"; exit 77; }
 source "$here/cluster_netns_lib.sh"
-prefix="gbk40c-$$"
+mpi_netns_begin gbk40c tc
 hosts=4 timeout_s=10
-tmp=$(mktemp -d)
-cleanup() { cluster_down "$prefix"; rm -rf "$tmp"; }
-trap cleanup EXIT
-cluster_up "$prefix" "$hosts" "200mbit"
-cluster_rsh_agent "$prefix" "$tmp/agent"
-cluster_mpirun "$prefix" "$tmp" "$hosts" 90 \
+mpi_netns_up "$hosts" "200mbit"
+mpi_netns_mpirun "$hosts" 90 \
   "$gpubench" run --suite network --filter 'net.tcp' --cluster-timeout "$timeout_s" \
   --out "$tmp/cluster.json" 2>&1 | while IFS= read -r l; do echo "$(date +%T.%N | cut -c1-10) $l"; done >"$tmp/out.txt" &
 launcher=$!

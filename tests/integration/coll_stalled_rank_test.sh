@@ -9,17 +9,11 @@
 set -euo pipefail
 gpubench=$1
 here=$(cd "$(dirname "$0")" && pwd)
-[[ $(id -u) -eq 0 ]] || { echo "SKIP: needs root to create network namespaces"; exit 77; }
-command -v mpirun >/dev/null || { echo "SKIP: no mpirun in PATH"; exit 77; }
 source "$here/coll_netns_lib.sh"
-prefix="gbc7-$$"
+MPI_NETNS_BTL=self,tcp
+mpi_netns_begin gbc7
 limit=5
-tmp=$(mktemp -d)
-cleanup() { netns_cluster_down "$prefix"; rm -rf "$tmp"; }
-trap cleanup EXIT
-netns_cluster_up "$prefix" 3 ""
-netns_rsh_agent "$prefix" "$tmp/agent"
-printf '198.18.6.%d slots=1\n' 1 2 3 >"$tmp/hosts"
+mpi_netns_up 3 ""
 
 # The pid of world rank $2 among the gpubench processes of namespace $1.
 rank_pid() {
@@ -39,10 +33,7 @@ run_case() {
   local name=$1 ns=$2 rank=$3 out="$tmp/$1.txt" result="$tmp/$1.json" pid victim="" rc=0
   local start elapsed
   start=$(date +%s)
-  timeout 120 ip netns exec "$prefix-h1" mpirun --allow-run-as-root -np 3 --hostfile "$tmp/hosts" \
-    --mca plm_rsh_agent "$tmp/agent" --mca oob_tcp_if_include 198.18.6.0/24 \
-    --mca btl_tcp_if_include 198.18.6.0/24 --mca pml ob1 --mca btl self,tcp \
-    --mca mpi_yield_when_idle 1 \
+  mpi_netns_mpirun 3 120 \
     "$gpubench" run --suite collectives --backend mpi --nodes 2,3 --place both --sizes 8:1M \
     --coll-timeout "$limit" --quiet --out "$result" >"$out" 2>&1 &
   pid=$!

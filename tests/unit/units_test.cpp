@@ -38,3 +38,21 @@ TEST(Units, PowerOfTwoSweep) {
   EXPECT_EQ(power_of_two_sweep(3, 10), (std::vector<std::uint64_t>{3, 6, 10}));
   EXPECT_TRUE(power_of_two_sweep(8, 4).empty());
 }
+
+TEST(Units, PcieLaneRateAfterLineCoding) {
+  // Gen 1-2: 2.5 and 5 GT/s with 8b/10b.
+  EXPECT_DOUBLE_EQ(pcie_lane_gbps(1), 0.25);
+  EXPECT_DOUBLE_EQ(pcie_lane_gbps(2), 0.5);
+  // Gen 3-5: 8, 16 and 32 GT/s with 128b/130b; x16 gives the published 15.75, 31.5, 63.0 GB/s.
+  EXPECT_NEAR(pcie_lane_gbps(3), 0.984615384615, 1e-9);
+  EXPECT_NEAR(pcie_lane_gbps(4), 1.969230769231, 1e-9);
+  EXPECT_NEAR(pcie_lane_gbps(5), 3.938461538462, 1e-9);
+  EXPECT_NEAR(16 * pcie_lane_gbps(3), 15.75, 0.01);
+  EXPECT_NEAR(16 * pcie_lane_gbps(4), 31.5, 0.01);
+  EXPECT_NEAR(16 * pcie_lane_gbps(5), 63.0, 0.02);
+  // Gen 6: 64 GT/s PAM4 in 256-byte FLITs, 242 of whose bytes carry TLPs and DLLPs.
+  EXPECT_DOUBLE_EQ(pcie_lane_gbps(6), 7.5625);
+  // A generation it does not know has no rate rather than a guess.
+  for (const int unknown : {0, -1, 7, 100})
+    EXPECT_EQ(pcie_lane_gbps(unknown), 0.0) << "generation " << unknown;
+}
