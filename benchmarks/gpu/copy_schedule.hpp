@@ -44,10 +44,13 @@ constexpr kernel_geometry sm_copy_geometry(std::uint64_t bytes, int sm_count) {
 }
 
 // Pointer chase: 128-byte nodes (one per L2 line pair on every GPU since Volta) in a
-// 2 MiB buffer, as nvbandwidth; loads per sample keep a sample near 100 ms over PCIe.
+// 2 MiB buffer, as nvbandwidth; loads per sample keep a sample near 100 ms over PCIe. One
+// load past whole laps: the chase ends on node 1, so a chain whose nodes point at
+// themselves, or a loop that never ran, does not end where the check expects (after whole
+// laps it would end on node 0, where it started, and pass).
 inline constexpr std::uint64_t chase_buffer_bytes = 2ull << 20;
 inline constexpr std::uint64_t chase_stride_bytes = 128;
-inline constexpr std::uint64_t chase_loads = 1ull << 17;
+inline constexpr std::uint64_t chase_loads = (1ull << 17) + 1;
 
 // The node the chase ends on after `loads` steps from node 0.
 constexpr std::uint64_t chase_end_node(std::uint64_t loads) {

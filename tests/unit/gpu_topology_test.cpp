@@ -220,6 +220,11 @@ TEST(GpuSchedule, PointerChaseEndsWhereTheChainSays) {
   EXPECT_EQ(chase_end_node(16385), 1u);
 }
 
+TEST(GpuSchedule, PointerChaseDoesNotEndWhereItStarted) {
+  // Ending on the start node, the end check would pass for a chase that never moved.
+  EXPECT_NE(chase_end_node(chase_loads), 0u);
+}
+
 TEST(GpuPattern, SeedsDifferEverywhere) {
   int same = 0;
   for (std::uint64_t i = 0; i < 100000; ++i)

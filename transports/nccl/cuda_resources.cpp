@@ -28,7 +28,10 @@ device_buffer::device_buffer(int device, std::size_t bytes) : m_device(device), 
   cuda_check(cudaMalloc(&m_ptr, bytes == 0 ? 1 : bytes),
              "allocating " + core::format_bytes(bytes) + " on GPU " + std::to_string(device));
   // Zeros: summing them again and again stays zero (no overflow to inf or NaN).
-  cuda_check(cudaMemset(m_ptr, 0, bytes), "clearing a buffer on GPU " + std::to_string(device));
+  if (const cudaError_t e = cudaMemset(m_ptr, 0, bytes); e != cudaSuccess) {
+    cudaFree(m_ptr);  // no destructor runs for a constructor that throws
+    cuda_check(e, "clearing a buffer on GPU " + std::to_string(device));
+  }
 }
 
 device_buffer::~device_buffer() {

@@ -62,17 +62,22 @@ allreduce::allreduce(const library& lib, const std::vector<int>& devices, int fi
 }
 
 allreduce::~allreduce() {
+  // Only communicators that never failed are left here (abort_all clears the others):
+  // ncclCommDestroy waits for their collectives, which all completed in wait_all.
   for (auto& g : m_gpus) {
     if (!g.comm) continue;
     cudaSetDevice(g.device);
-    if (m_aborted) continue;  // already aborted
     m_lib.fn().comm_destroy(g.comm);
   }
 }
 
-void allreduce::abort_all() {
-  for (auto& g : m_gpus)
-    if (g.comm) m_lib.fn().comm_abort(g.comm);
+void allreduce::abort_all() noexcept {
+  for (auto& g : m_gpus) {
+    if (!g.comm) continue;
+    cudaSetDevice(g.device);
+    m_lib.fn().comm_abort(g.comm);
+    g.comm = nullptr;  // freed by the abort: never touched again
+  }
   m_aborted = true;
 }
 
@@ -149,25 +154,34 @@ void allreduce::wait_all(const std::string& what) {
 }
 
 double allreduce::run(std::uint64_t count, int iters, bool in_place) {
+  if (m_aborted)
+    throw std::logic_error("ncclAllReduce on communicators aborted after an earlier failure");
   const ncclDataType_t type = to_nccl(m_type);
   const std::string what = fmt::format("ncclAllReduce of {} over {} ranks",
                                        core::format_bytes(count * dtype_size(m_type)), m_nranks);
   const bool grouped = m_gpus.size() > 1;
-  // No synchronisation between the calls: the time is from the first enqueue to the end of
-  // the last collective on every stream.
-  const auto start = std::chrono::steady_clock::now();
-  for (int i = 0; i < iters; ++i) {
-    if (grouped) m_lib.check(m_lib.fn().group_start(), "ncclGroupStart");
-    for (auto& g : m_gpus) {
-      const void* src = in_place ? g.recv->get() : g.send->get();
-      const ncclResult_t r =
-          m_lib.fn().all_reduce(src, g.recv->get(), count, type, ncclSum, g.comm, g.stream->get());
-      if (!grouped) m_lib.check(r, what);
+  try {
+    // No synchronisation between the calls: the time is from the first enqueue to the end
+    // of the last collective on every stream.
+    const auto start = std::chrono::steady_clock::now();
+    for (int i = 0; i < iters; ++i) {
+      if (grouped) m_lib.check(m_lib.fn().group_start(), "ncclGroupStart");
+      for (auto& g : m_gpus) {
+        const void* src = in_place ? g.recv->get() : g.send->get();
+        const ncclResult_t r = m_lib.fn().all_reduce(src, g.recv->get(), count, type, ncclSum,
+                                                     g.comm, g.stream->get());
+        if (!grouped) m_lib.check(r, what);
+      }
+      if (grouped) m_lib.check(m_lib.fn().group_end(), what + " (ncclGroupEnd)");
     }
-    if (grouped) m_lib.check(m_lib.fn().group_end(), what + " (ncclGroupEnd)");
+    wait_all(what);
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  } catch (...) {
+    // Collectives enqueued before the failure may never complete (a peer is gone): the
+    // destructor's ncclCommDestroy would wait for them forever, ncclCommAbort does not.
+    abort_all();
+    throw;
   }
-  wait_all(what);
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
 nlohmann::json allreduce::describe() const {

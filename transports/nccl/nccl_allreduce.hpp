@@ -38,7 +38,9 @@ class allreduce final : public allreduce_backend {
   // Waits until every stream has drained, watching NCCL's asynchronous errors and the
   // deadline; aborts the communicators on either.
   void wait_all(const std::string& what);
-  void abort_all();
+  // ncclCommAbort of every communicator still held (each then cleared), on every error path
+  // where collectives may be in flight; the destructor destroys only the ones left.
+  void abort_all() noexcept;
 
   const library& m_lib;
   dtype m_type;

@@ -16,6 +16,7 @@
 
 #include "core/errors.hpp"
 #include "transports/collective/nccl_logic.hpp"
+#include "transports/collective/root_broadcast.hpp"
 #include "transports/collective/runtimes.hpp"
 #include "transports/nccl/cuda_resources.hpp"
 #include "transports/nccl/nccl_allreduce.hpp"
@@ -74,10 +75,12 @@ class nccl_real final : public nccl_runtime {
       throw core::skip_case(device ? "a rank of this launch has no GPU to drive" : why);
     if (auto dup = duplicate_gpus(gather_gpus(group, node_index, *device)))
       throw std::runtime_error(*dup);
-    // Only the communicator's rank 0 creates the id; everyone else receives its bytes.
+    // Only the communicator's rank 0 creates the id; everyone else receives its bytes (a
+    // failure on rank 0 fails every member, none is left in the broadcast).
     ncclUniqueId id{};
-    if (group.rank() == 0) m_lib->check(m_lib->fn().get_unique_id(&id), "ncclGetUniqueId");
-    group.broadcast(std::as_writable_bytes(std::span(&id, 1)), 0);
+    make_and_broadcast(group, std::as_writable_bytes(std::span(&id, 1)), 0, [&] {
+      m_lib->check(m_lib->fn().get_unique_id(&id), "ncclGetUniqueId on rank 0");
+    });
     return std::make_unique<nccl::allreduce>(*m_lib, std::vector<int>{*device}, group.rank(),
                                              group.size(), id, type, stall_timeout_s);
   }

@@ -36,8 +36,14 @@ class latency_job final : public copy_job {
       m_peer_mem = std::make_unique<device_memory>(*r.peer, chase_buffer_bytes);
       m_base = m_peer_mem->get();
       const auto words = chain(reinterpret_cast<std::uint64_t>(m_base));
+      // From pageable memory cudaMemcpy may return before the data has landed, and the
+      // chase runs on another GPU's non-blocking stream, which does not wait for it: wait
+      // here, or the first chase could follow garbage (an illegal address, sticky for
+      // every later case).
+      const device_guard guard(*r.peer);
       check(cudaMemcpy(m_base, words.data(), chase_buffer_bytes, cudaMemcpyHostToDevice),
             "writing the pointer chain to GPU " + std::to_string(*r.peer));
+      check(cudaDeviceSynchronize(), "writing the pointer chain to GPU " + std::to_string(*r.peer));
     } else {
       m_host = std::make_unique<host_memory_buffer>(m_topo, chase_buffer_bytes, r.numa, true);
       const device_guard guard(r.gpu);
