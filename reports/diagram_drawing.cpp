@@ -231,8 +231,9 @@ void draw_diagram(cairo_t* cr, const diagram& d, double width) {
     const double lw = layout_width(l.get()), lh = layout_height(l.get());
     const double lx = g.x[col] + g.w[col] + 4;
     const double ly = edge_y(g, e) - lh / 2;
+    // The ground spans the stripe, the text (drawn 3 units in) and a margin after it.
     cairo_set_source_rgba(cr, 1, 1, 1, 0.92);
-    cairo_rectangle(cr, lx - 1, ly - 1, lw + 2, lh + 2);
+    cairo_rectangle(cr, lx - 1, ly - 1, lw + 8, lh + 2);
     cairo_fill(cr);
     band_colour(cr, e.band);
     cairo_rectangle(cr, lx - 1, ly - 1, 2, lh + 2);
