@@ -5,20 +5,9 @@
 # cluster launch (exit 2 with the reason). About 10 s: two short mpirun launches.
 set -euo pipefail
 gpubench=$1
-command -v mpirun >/dev/null || { echo "SKIP: no mpirun in PATH"; exit 77; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-root=()
-[[ $(id -u) -eq 0 ]] && root=(--allow-run-as-root)
-cat >"$tmp/rank.sh" <<'RANK'
-#!/bin/sh
-GPUBENCH_NODE_NAME="v${OMPI_COMM_WORLD_RANK:-${PMIX_RANK}}" exec "$@"
-RANK
-chmod +x "$tmp/rank.sh"
+source "$(dirname "$0")/loopback_ranks_lib.sh"
 launch() {
-  timeout 60 mpirun "${root[@]}" -np 2 --oversubscribe --mca pml ob1 --mca btl self,tcp \
-    --mca btl_tcp_if_include lo --mca oob_tcp_if_include lo --mca mpi_yield_when_idle 1 \
-    "$tmp/rank.sh" "$gpubench" run --suite network --filter 'net.tcp.latency' --pair-sizes 8 \
+  loopback_mpirun 2 60 "$gpubench" run --suite network --filter 'net.tcp.latency' --pair-sizes 8 \
     --cluster-timeout 20 --quiet "$@"
 }
 
