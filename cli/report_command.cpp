@@ -7,13 +7,13 @@
 #include "cli/command.hpp"
 #include "core/errors.hpp"
 #include "core/result_json.hpp"
-#include "reports/charts.hpp"
-#include "reports/csv_writer.hpp"
-#include "reports/findings/finding.hpp"
-#include "reports/html_writer.hpp"
-#include "reports/markdown_writer.hpp"
+#include "reports/model/report_options.hpp"
+#include "reports/page_one/findings/finding.hpp"
+#include "reports/render/charts.hpp"
+#include "reports/render/csv_writer.hpp"
+#include "reports/render/html_writer.hpp"
+#include "reports/render/markdown_writer.hpp"
 #include "reports/report_builder.hpp"
-#include "reports/report_options.hpp"
 
 namespace gpubench::cli {
 

@@ -19,7 +19,7 @@ endfunction()
 
 function(gpubench_unity_exclusions)
   gpubench_unity_exclude(gpubench_tcp transports/tcp/tcp_passive.cpp)  # min_recv_buffer
-  gpubench_unity_exclude(gpubench_reports reports/markdown_writer.cpp)  # write_table
+  gpubench_unity_exclude(gpubench_reports reports/render/markdown_writer.cpp)  # write_table
   gpubench_unity_exclude(unit_tests tests/unit/compare_references_test.cpp)  # golden
   gpubench_unity_exclude(gpubench_gpu_backend benchmarks/gpu/cuda/nvml.cpp)  # subobject-linkage
 endfunction()

@@ -1,11 +1,11 @@
 #include "reports/report_builder.hpp"
 
 #include "reports/cluster/cluster_report.hpp"
-#include "reports/comparison_section.hpp"
-#include "reports/page_one.hpp"
-#include "reports/projection.hpp"
-#include "reports/summary_section.hpp"
-#include "reports/views.hpp"
+#include "reports/page_one/page_one.hpp"
+#include "reports/page_one/projection/projection.hpp"
+#include "reports/views/comparison_section.hpp"
+#include "reports/views/summary_section.hpp"
+#include "reports/views/views.hpp"
 
 namespace gpubench::reports {
 

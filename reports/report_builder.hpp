@@ -6,10 +6,10 @@
 
 #include <vector>
 
-#include "reports/document.hpp"
-#include "reports/references.hpp"
-#include "reports/report_inputs.hpp"
-#include "reports/report_options.hpp"
+#include "reports/model/document.hpp"
+#include "reports/model/references.hpp"
+#include "reports/model/report_inputs.hpp"
+#include "reports/model/report_options.hpp"
 
 namespace gpubench::reports {
 

@@ -6,8 +6,8 @@
 #include <vector>
 
 #include "reports/cluster/suspects.hpp"
-#include "reports/document.hpp"
-#include "reports/report_inputs.hpp"
+#include "reports/model/document.hpp"
+#include "reports/model/report_inputs.hpp"
 
 namespace gpubench::reports::cluster {
 

@@ -10,7 +10,7 @@
 #include "core/cluster.hpp"
 #include "core/cluster_schedule.hpp"
 #include "reports/cluster/robust.hpp"
-#include "reports/text_format.hpp"
+#include "reports/model/text_format.hpp"
 
 namespace gpubench::reports::cluster {
 

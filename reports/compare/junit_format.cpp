@@ -1,8 +1,8 @@
 #include <fmt/format.h>
 
+#include "core/markup_escape.hpp"
 #include "reports/compare/cells.hpp"
 #include "reports/compare/formats.hpp"
-#include "reports/markup_escape.hpp"
 
 namespace gpubench::compare {
 

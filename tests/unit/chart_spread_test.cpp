@@ -1,8 +1,8 @@
 // A chart of more variants than colours draws their spread; a few variants keep a line each.
 #include <gtest/gtest.h>
 
-#include "reports/chart_spread.hpp"
-#include "reports/view_blocks.hpp"
+#include "reports/views/chart_spread.hpp"
+#include "reports/views/view_blocks.hpp"
 
 namespace gpubench::reports {
 namespace {

@@ -6,8 +6,8 @@
 #include <gtest/gtest.h>
 
 #include "core/result_json.hpp"
-#include "reports/findings/finding.hpp"
-#include "reports/findings/rules.hpp"
+#include "reports/page_one/findings/finding.hpp"
+#include "reports/page_one/findings/rules.hpp"
 
 namespace gpubench::reports::findings {
 namespace {

@@ -8,8 +8,8 @@
 
 #include "core/errors.hpp"
 #include "core/result_json.hpp"
-#include "reports/projection.hpp"
-#include "reports/projection_model.hpp"
+#include "reports/page_one/projection/projection.hpp"
+#include "reports/page_one/projection/projection_model.hpp"
 
 namespace gpubench::reports {
 namespace {

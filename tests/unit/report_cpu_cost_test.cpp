@@ -1,7 +1,7 @@
 // The report's CPU cost comparison of TCP against RDMA: only between like completion modes.
 #include <gtest/gtest.h>
 
-#include "reports/cpu_cost_view.hpp"
+#include "reports/views/cpu_cost_view.hpp"
 
 namespace gpubench::reports {
 namespace {

@@ -5,7 +5,7 @@
 #include <initializer_list>
 #include <vector>
 
-#include "reports/report_inputs.hpp"
+#include "reports/model/report_inputs.hpp"
 
 namespace gpubench::reports::fixture_files {
 

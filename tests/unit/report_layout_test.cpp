@@ -9,11 +9,11 @@
 #include <string>
 
 #include "core/result_json.hpp"
-#include "reports/headline_table.hpp"
-#include "reports/machine_diagram.hpp"
-#include "reports/path_figure.hpp"
+#include "reports/model/series.hpp"
+#include "reports/page_one/headline_table.hpp"
+#include "reports/page_one/machine_diagram.hpp"
+#include "reports/page_one/path_figure.hpp"
 #include "reports/report_builder.hpp"
-#include "reports/series.hpp"
 #include "tests/unit/report_fixtures.hpp"
 
 namespace gpubench::reports {

@@ -13,12 +13,12 @@
 
 #include "core/errors.hpp"
 #include "core/result_json.hpp"
-#include "reports/charts.hpp"
-#include "reports/csv_writer.hpp"
-#include "reports/html_writer.hpp"
-#include "reports/markdown_writer.hpp"
+#include "reports/model/text_format.hpp"
+#include "reports/render/charts.hpp"
+#include "reports/render/csv_writer.hpp"
+#include "reports/render/html_writer.hpp"
+#include "reports/render/markdown_writer.hpp"
 #include "reports/report_builder.hpp"
-#include "reports/text_format.hpp"
 #include "tests/unit/report_fixtures.hpp"
 
 namespace gpubench::reports {

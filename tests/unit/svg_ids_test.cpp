@@ -3,7 +3,7 @@
 
 #include <string>
 
-#include "reports/svg_ids.hpp"
+#include "reports/render/svg_ids.hpp"
 
 using gpubench::reports::prefix_svg_ids;
 using gpubench::reports::replace_all;

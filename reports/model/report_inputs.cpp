@@ -1,0 +1,46 @@
+#include "reports/model/report_inputs.hpp"
+
+#include <map>
+
+#include "core/errors.hpp"
+#include "core/result_json.hpp"
+
+namespace gpubench::reports {
+
+std::vector<run_input> load_runs(const std::vector<std::filesystem::path>& paths) {
+  if (paths.empty()) throw core::usage_error("report: give at least one result file");
+  std::vector<run_input> runs;
+  for (const auto& p : paths)
+    runs.push_back({p, core::read_result_file(p), {}});
+  check_and_label(runs);
+  return runs;
+}
+
+void check_and_label(std::vector<run_input>& runs) {
+  std::map<std::string, std::string> run_ids;  // run id -> file
+  // Benchmark id -> (unit, file): a chart or a ratio across files needs one unit per id.
+  std::map<std::string, std::pair<std::string, std::string>> units;
+  for (const auto& r : runs) {
+    const std::string name = r.path.string();
+    if (const auto [it, fresh] = run_ids.emplace(r.file.run.id, name); !fresh)
+      throw core::input_error(name + ": the same run as " + it->second + " (run id " +
+                              r.file.run.id + "); give each run once");
+    for (const auto& c : r.file.results) {
+      const auto [it, fresh] = units.emplace(c.benchmark, std::make_pair(c.unit, name));
+      if (!fresh && it->second.first != c.unit)
+        throw core::input_error(name + ": " + c.benchmark + " is in " + c.unit + " but in " +
+                                it->second.first + " in " + it->second.second +
+                                "; these files cannot be reported together");
+    }
+  }
+  std::map<std::string, int> hosts;
+  for (const auto& r : runs)
+    ++hosts[r.file.system.value("host", std::string("host"))];
+  for (auto& r : runs) {
+    const std::string host = r.file.system.value("host", std::string("host"));
+    // Two runs of one host (before/after, TCP/RDMA) are told apart by when they started.
+    r.label = hosts[host] > 1 ? host + " " + r.file.run.started : host;
+  }
+}
+
+}  // namespace gpubench::reports

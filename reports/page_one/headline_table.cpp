@@ -1,0 +1,231 @@
+#include "reports/page_one/headline_table.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+#include <fmt/format.h>
+
+#include "reports/model/text_format.hpp"
+
+namespace gpubench::reports {
+
+namespace {
+
+std::string param(const core::case_result& c, const char* key) {
+  return c.params.contains(key) ? param_text(c.params.at(key)) : "";
+}
+
+// Which headline path a case belongs to, where in the table, and whether the row shows the
+// worst case of the path (GPUs and GPU pairs: the weakest link) or the best (network: what the
+// machine can reach).
+struct path_kind {
+  int order = 0;
+  std::string key;
+  std::string title;
+  bool worst = false;
+};
+
+std::optional<path_kind> kind_of(const core::case_result& c) {
+  const auto& b = c.benchmark;
+  const bool pinned_ce = param(c, "memory") != "pageable" && param(c, "engine") != "sm";
+  if (b == "memory.host.copy") return path_kind{0, b, "Host memory copy", false};
+  if (b == "gpu.h2d" && pinned_ce) return path_kind{1, b, "Host to GPU (pinned)", true};
+  if (b == "gpu.d2h" && pinned_ce) return path_kind{2, b, "GPU to host (pinned)", true};
+  if (b == "gpu.bidir" && pinned_ce) return path_kind{3, b, "Host and GPU, both directions", true};
+  if (b == "gpu.host.latency") return path_kind{4, b, "GPU to host memory latency", true};
+  if (b == "gpu.p2p.bandwidth" && param(c, "direction") != "bidir") {
+    const auto link = param(c, "link");
+    return path_kind{5, b + " " + link,
+                     "GPU to GPU" + (link.empty() ? std::string() : " over " + link), true};
+  }
+  if (b == "gpu.p2p.latency") return path_kind{6, b, "GPU to GPU latency", true};
+  if (b == "net.tcp.bandwidth") return path_kind{7, b, "TCP bandwidth", false};
+  if (b == "net.tcp.latency") return path_kind{8, b, "TCP latency, p50", false};
+  if (b == "net.rdma.bandwidth") return path_kind{9, b, "RDMA bandwidth", false};
+  if (b == "net.rdma.latency") return path_kind{10, b, "RDMA latency, p50", false};
+  if (b == "coll.allreduce") {
+    const auto how = param(c, "backend") + "/" + param(c, "transport");
+    return path_kind{11, b + " " + how, "Allreduce " + how, false};
+  }
+  return std::nullopt;
+}
+
+// What tells the chosen case apart from its siblings: "GPU 2", "GPU 0 to 3", "8 streams".
+std::string which(const core::case_result& c) {
+  const auto& b = c.benchmark;
+  if (b.rfind("gpu.p2p.", 0) == 0) return "GPU " + param(c, "src") + " to " + param(c, "dst");
+  if (b.rfind("gpu.", 0) == 0 && c.params.contains("gpu")) return "GPU " + param(c, "gpu");
+  if (b == "coll.allreduce") return param(c, "nodes") + " nodes";
+  std::string out;
+  for (const char* key : {"streams", "op", "memory", "direction"})
+    if (c.params.contains(key))
+      out += (out.empty() ? "" : ", ") + std::string(key) + "=" + param(c, key);
+  return out;
+}
+
+// Host memory on another NUMA node than the GPU: a path the NUMA finding reports, not the
+// GPU's own. Cases that do not record it count as local.
+bool remote_numa(const core::case_result& c) {
+  if (!c.context.is_object()) return false;
+  const auto it = c.context.find("numa_local");
+  return it != c.context.end() && it->is_boolean() && !it->get<bool>();
+}
+
+bool better(const path_figure& a, const path_figure& b) {
+  return a.higher_is_better ? a.value > b.value : a.value < b.value;
+}
+
+std::string percent(double fraction) {
+  return std::isfinite(fraction) ? fmt::format("{:.0f} %", fraction * 100.0) : "-";
+}
+
+}  // namespace
+
+std::vector<headline_row> headline_rows(const run_input& run) {
+  struct group {
+    path_kind kind;
+    headline_row row;
+    std::size_t count = 0;  // the cases of the row's locality
+    bool remote = true;     // the row's case has remote host memory
+    int nodes = -1;
+  };
+  std::map<std::pair<int, std::string>, group> groups;
+  for (const auto& c : run.file.results) {
+    const auto kind = kind_of(c);
+    if (!kind) continue;
+    const auto f = headline_figure(c);
+    if (!f) continue;
+    auto& g = groups[{kind->order, kind->key}];
+    // The worst GPU path among host memory local to the GPU: a remote-NUMA case is the
+    // slowest only when no local one was measured.
+    const bool remote = remote_numa(c);
+    if (g.row.result && remote && !g.remote) continue;
+    const bool first_local = g.row.result && g.remote && !remote;
+    if (first_local) g.count = 0;
+    ++g.count;
+    bool take = !g.row.result || first_local;
+    if (!take && c.benchmark == "coll.allreduce") {
+      // The most nodes measured: what the cluster does at its scale.
+      const int nodes = c.params.value("nodes", 0);
+      take = nodes > g.nodes || (nodes == g.nodes && better(*f, g.row.figure));
+    } else if (!take) {
+      take = kind->worst ? better(g.row.figure, *f) : better(*f, g.row.figure);
+    }
+    if (!take) continue;
+    g.kind = *kind;
+    g.remote = remote;
+    g.row = {kind->key, kind->title, &c, *f};
+    if (c.benchmark == "coll.allreduce") g.nodes = c.params.value("nodes", 0);
+  }
+  std::vector<headline_row> out;
+  for (auto& [order, g] : groups) {
+    auto w = which(*g.row.result);
+    if (g.remote) w += (w.empty() ? "" : ", ") + std::string("host memory on a remote NUMA node");
+    if (g.kind.worst && g.count > 1)
+      g.row.path += ": slowest of " + std::to_string(g.count) + (w.empty() ? "" : " (" + w + ")");
+    else if (!w.empty())
+      g.row.path += " (" + w + ")";
+    out.push_back(std::move(g.row));
+  }
+  return out;
+}
+
+std::string verdict(const path_figure& f, const std::vector<const reference_figure*>& refs) {
+  if (std::isfinite(f.fraction)) {
+    if (f.fraction >= good_fraction) return "at line rate";
+    if (f.fraction >= fair_fraction) return "below line rate";
+    return "far below line rate";
+  }
+  for (const auto* r : refs) {
+    if (r->unit != f.unit) continue;
+    const double edge = f.higher_is_better ? r->low : r->high;
+    const double ratio = f.higher_is_better ? f.value / edge : edge / f.value;
+    if (ratio >= 0.9) return "as published";
+    return fmt::format("{:.0f} % of published", ratio * 100.0);
+  }
+  return "no line rate recorded";
+}
+
+table headline_table(const run_input& run, const reference_set& refs) {
+  table t;
+  t.caption =
+      "Headline: the slowest GPU or GPU pair, the best network case, the allreduce at the most "
+      "nodes (bandwidth: median at the largest size; latency: p50 at the smallest)";
+  t.header = {
+      "path",   "measured", "line rate", "% of line", "published reference (measured elsewhere)",
+      "verdict"};
+  t.numeric = {false, true, false, true, false, false};
+  for (const auto& row : headline_rows(run)) {
+    const auto& c = *row.result;
+    std::string rate = "-";
+    if (c.peak && c.peak->unit == row.figure.unit)
+      rate = format_value(c.peak->value) + " " + c.peak->unit + " (" + c.peak->basis + ")";
+    const auto matched = refs.matching(c.benchmark, c.params, run.file.system);
+    std::string ref = "-";
+    for (const auto* r : matched)
+      if (r->unit == row.figure.unit) {
+        ref = "reference: " + figure_text(*r) + ", " + r->what + " (source: " + r->source + ")";
+        break;
+      }
+    const auto at = row.figure.bytes ? " at " + format_size(row.figure.bytes) : std::string();
+    t.rows.push_back({row.path, figure_text(row.figure, false) + at, rate,
+                      percent(row.figure.fraction), ref, verdict(row.figure, matched)});
+  }
+  return t;
+}
+
+table side_by_side_table(const std::vector<run_input>& runs) {
+  table t;
+  t.caption =
+      "The runs side by side (bandwidth: median at the largest size, % of line rate in "
+      "brackets; latency: p50 at the smallest size); ratio: later run over " +
+      (runs.empty() ? std::string("the first") : runs.front().label);
+  t.header = {"path"};
+  for (const auto& r : runs)
+    t.header.push_back(r.label);
+  for (std::size_t i = 1; i < runs.size(); ++i)
+    t.header.push_back(runs.size() > 2 ? "ratio " + runs[i].label : "ratio");
+  t.numeric.assign(t.header.size(), true);
+  t.numeric[0] = false;
+  std::vector<std::pair<std::string, std::string>> keys;  // key, title in first-seen order
+  std::vector<std::vector<headline_row>> per_run;
+  for (const auto& r : runs) {
+    per_run.push_back(headline_rows(r));
+    for (const auto& row : per_run.back())
+      if (std::none_of(keys.begin(), keys.end(), [&](const auto& k) { return k.first == row.key; }))
+        keys.emplace_back(row.key, kind_of(*row.result)->title);
+  }
+  for (const auto& [key, title] : keys) {
+    std::vector<std::string> cells = {title};
+    std::vector<const headline_row*> found;
+    for (const auto& rows : per_run) {
+      const auto it = std::find_if(rows.begin(), rows.end(),
+                                   [&](const headline_row& r) { return r.key == key; });
+      found.push_back(it == rows.end() ? nullptr : &*it);
+      if (!found.back()) {
+        cells.push_back("-");
+        continue;
+      }
+      auto text = figure_text((*it).figure, false);
+      if (std::isfinite(it->figure.fraction)) text += " (" + percent(it->figure.fraction) + ")";
+      cells.push_back(text);
+    }
+    for (std::size_t i = 1; i < found.size(); ++i) {
+      if (!found[0] || !found[i] || found[0]->figure.unit != found[i]->figure.unit ||
+          !(found[0]->figure.value > 0)) {
+        cells.push_back("-");
+        continue;
+      }
+      const double ratio = found[i]->figure.value / found[0]->figure.value;
+      const bool improved = found[i]->figure.higher_is_better ? ratio > 1 : ratio < 1;
+      cells.push_back(format_ratio(ratio) + (std::fabs(ratio - 1) < 0.05 ? ""
+                                             : improved                  ? " better"
+                                                                         : " worse"));
+    }
+    t.rows.push_back(std::move(cells));
+  }
+  return t;
+}
+
+}  // namespace gpubench::reports

@@ -1,0 +1,22 @@
+// The machine diagram of page one, drawn from one run's own topology (its `system` block) and
+// labelled with what the run measured across each link. A pure function of the run, so the
+// same boxes and colours appear in HTML, PDF and Markdown, and tests can check them.
+#pragma once
+
+#include "reports/model/document.hpp"
+#include "reports/model/report_inputs.hpp"
+
+namespace gpubench::reports {
+
+// Columns: host memory, NUMA node (CPUs), devices (GPUs, NICs, RDMA devices), then the GPU peer
+// fabric and the network. Each NUMA node has as many rows as devices attached to it.
+// Edge figures: host copy (memory-NUMA), pinned copy-engine H2D/D2H (NUMA-GPU, PCIe link as
+// negotiated and as capable), the slowest GPU pair from each GPU (GPU-peer fabric), the best
+// TCP or RDMA bandwidth and the p50 latency (device-network).
+diagram machine_diagram(const run_input& run);
+
+// The diagram as text, one line per edge ("NUMA 0 - GPU 0: H2D 54.8 GB/s, 87 % of line; PCIe
+// gen5 x16 [good]"): Markdown, builds without cairo, and the reader of a screen reader.
+std::vector<std::string> diagram_lines(const diagram& d);
+
+}  // namespace gpubench::reports

@@ -1,0 +1,77 @@
+#include "reports/page_one/page_one.hpp"
+
+#include "reports/model/text_format.hpp"
+#include "reports/page_one/headline_table.hpp"
+#include "reports/page_one/machine_diagram.hpp"
+#include "reports/views/summary_section.hpp"
+
+namespace gpubench::reports {
+
+namespace {
+
+std::string system_value(const nlohmann::json& sys, const char* key) {
+  return sys.contains(key) ? system_value_text(sys.at(key)) : "";
+}
+
+}  // namespace
+
+table findings_table(const std::vector<findings::finding>& found) {
+  table t;
+  t.caption = "Findings (the rules and their thresholds: docs/report.md)";
+  t.header = {"severity", "finding", "evidence", "what to check"};
+  t.numeric = {false, false, false, false};
+  for (const auto& f : found)
+    t.rows.push_back({findings::to_string(f.level),
+                      f.subject.empty() ? f.title : f.subject + ": " + f.title, f.evidence,
+                      f.check});
+  return t;
+}
+
+std::string system_line(const run_input& run) {
+  const auto& sys = run.file.system;
+  std::string out = system_value(sys, "host");
+  auto add = [&out](const std::string& what, const std::string& value) {
+    if (value.empty() || value == "none" || value == "-") return;
+    out += (out.empty() ? "" : "; ") + what + value;
+  };
+  if (sys.contains("cpu") && sys.at("cpu").is_object() && sys.at("cpu").contains("model"))
+    add("CPU: ", param_text(sys.at("cpu").at("model")));
+  add("NUMA nodes: ", system_value(sys, "numa_nodes"));
+  add("virtualization: ", system_value(sys, "virtualization"));
+  add("GPUs: ", system_value(sys, "gpus"));
+  add("RDMA: ", system_value(sys, "rdma_devices"));
+  return out;
+}
+
+std::vector<section> page_one_sections(const std::vector<run_input>& runs,
+                                       const reference_set& refs) {
+  std::vector<section> out;
+  if (runs.size() > 1) {
+    section s{"The interconnect story, side by side", 1, {}};
+    s.blocks.emplace_back(paragraph{
+        "Each column is one result file; the figure is the headline figure of each path (the "
+        "slowest GPU or GPU pair, the best network case, the allreduce at the most nodes). A "
+        "ratio within 5 % of 1 is not called better or worse."});
+    s.blocks.emplace_back(side_by_side_table(runs));
+    out.push_back(std::move(s));
+  }
+  for (const auto& run : runs) {
+    section s{"The interconnect story: " + run.label, 1, {}};
+    s.blocks.emplace_back(paragraph{system_line(run)});
+    s.blocks.emplace_back(machine_diagram(run));
+    if (auto t = headline_table(run, refs); !t.rows.empty())
+      s.blocks.emplace_back(std::move(t));
+    else
+      s.blocks.emplace_back(note{"Nothing was measured in this run, so there is no headline."});
+    const auto found = findings::evaluate(run);
+    if (found.empty())
+      s.blocks.emplace_back(paragraph{
+          "Findings: none. No rule (docs/report.md) found anything to report in this run."});
+    else
+      s.blocks.emplace_back(findings_table(found));
+    out.push_back(std::move(s));
+  }
+  return out;
+}
+
+}  // namespace gpubench::reports

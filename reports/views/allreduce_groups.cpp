@@ -1,0 +1,82 @@
+#include "reports/views/allreduce_groups.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+#include "reports/model/series.hpp"
+#include "reports/model/text_format.hpp"
+
+namespace gpubench::reports {
+
+long long allreduce_nodes(const core::case_result& c) {
+  const auto& p = c.params;
+  return p.is_object() && p.contains("nodes") && p.at("nodes").is_number_integer()
+             ? p.at("nodes").get<long long>()
+             : 1;
+}
+
+std::vector<allreduce_group> allreduce_groups(const core::result_file& f) {
+  std::map<std::string, allreduce_group> by_key;
+  std::vector<std::string> order;
+  for (const auto& c : f.results) {
+    if (c.benchmark != "coll.allreduce" || c.status != core::case_status::ok || c.points.empty())
+      continue;
+    nlohmann::json key = c.params.is_object() ? c.params : nlohmann::json::object();
+    key.erase("nodes");
+    key.erase("ranks");
+    const std::string k = key.dump();
+    auto [it, added] = by_key.try_emplace(k);
+    if (added) {
+      it->second.params = key;
+      order.push_back(k);
+    }
+    auto& cases = it->second.cases;
+    const bool seen = std::any_of(cases.begin(), cases.end(), [&](const auto* o) {
+      return allreduce_nodes(*o) == allreduce_nodes(c);
+    });
+    if (!seen) cases.push_back(&c);
+  }
+  std::vector<allreduce_group> out;
+  for (const auto& k : order) {
+    auto g = by_key.at(k);
+    if (g.params.contains("in_place") && g.params.at("in_place") == true) {
+      auto twin = g.params;
+      twin["in_place"] = false;
+      if (by_key.contains(twin.dump())) continue;
+    }
+    std::sort(g.cases.begin(), g.cases.end(), [](const auto* a, const auto* b) {
+      return allreduce_nodes(*a) < allreduce_nodes(*b);
+    });
+    out.push_back(std::move(g));
+  }
+  // Label each group by the parameters whose values differ between groups.
+  std::vector<std::string> keys;
+  for (const auto& g : out)
+    for (const auto& [k, v] : g.params.items())
+      if (std::find(keys.begin(), keys.end(), k) == keys.end()) keys.push_back(k);
+  for (auto& g : out) {
+    std::string label;
+    for (const auto& k : keys) {
+      const bool differs = std::any_of(out.begin(), out.end(), [&](const allreduce_group& o) {
+        return o.params.value(k, nlohmann::json()) != g.params.value(k, nlohmann::json());
+      });
+      if (!differs || !g.params.contains(k)) continue;
+      if (!label.empty()) label += ", ";
+      label += param_text(g.params.at(k));
+    }
+    g.label = label.empty() ? "allreduce" : label;
+  }
+  return out;
+}
+
+std::optional<double> allreduce_seconds(const core::case_result& c, const core::point_result& p) {
+  if (const double us = extra_value(p, "time_us"); std::isfinite(us) && us > 0) return us * 1e-6;
+  if (c.unit == "us" && std::isfinite(p.stats.median) && p.stats.median > 0)
+    return p.stats.median * 1e-6;
+  if (const double algbw = extra_value(p, "algbw"); std::isfinite(algbw) && algbw > 0)
+    return static_cast<double>(p.bytes) / (algbw * 1e9);
+  return std::nullopt;
+}
+
+}  // namespace gpubench::reports

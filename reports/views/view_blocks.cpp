@@ -1,0 +1,265 @@
+#include "reports/views/view_blocks.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "reports/model/text_format.hpp"
+#include "reports/views/chart_spread.hpp"
+
+namespace gpubench::reports {
+
+namespace {
+
+std::vector<std::string> extra_keys(const std::vector<case_ref>& cases) {
+  std::vector<std::string> keys;
+  for (const auto& c : cases)
+    for (const auto& p : c.result->points)
+      for (const auto& [key, value] : p.extra.items())
+        if (value.is_number() && std::find(keys.begin(), keys.end(), key) == keys.end())
+          keys.push_back(key);
+  return keys;
+}
+
+std::string extra_header(const std::string& key) {
+  if (key == "cpu_seconds_per_gb") return "CPU s/GB";
+  if (key == "algbw") return "algbw (GB/s)";
+  if (key == "busbw") return "busbw (GB/s)";
+  if (key == "gbit_per_s") return "Gbit/s";
+  if (key == "message_rate_mpps") return "Mmsg/s";
+  if (key == "messages_per_sample") return "msgs/sample";
+  // Unknown extras keep their name, with spaces so a narrow column can wrap it.
+  std::string out = key;
+  for (char& c : out)
+    if (c == '_') c = ' ';
+  return out;
+}
+
+double percent_of_peak(const core::case_result& c, double value) {
+  if (!c.peak || c.peak->unit != c.unit || !(c.peak->value > 0)) return std::nan("");
+  return value / c.peak->value * 100.0;
+}
+
+bool any_peak(const std::vector<case_ref>& cases) {
+  return std::any_of(cases.begin(), cases.end(), [](const case_ref& c) {
+    return c.result->peak && c.result->peak->unit == c.result->unit;
+  });
+}
+
+}  // namespace
+
+table point_table(const std::vector<case_ref>& cases) {
+  table t;
+  if (cases.empty()) return t;
+  const auto& first = *cases.front().result;
+  const bool latency = first.better == "lower";
+  const std::string u = " (" + first.unit + ")";
+  const auto extras = extra_keys(cases);
+  const bool peaks = !latency && any_peak(cases);
+  t.caption = with_shared(
+      first.metric + " per message size, from the statistics in the result file", cases);
+  t.header = {"variant", "size"};
+  if (latency) {
+    for (const char* h : {"p50", "p90", "p99", "max"})
+      t.header.push_back(h + u);
+  } else {
+    for (const char* h : {"median", "best", "min"})
+      t.header.push_back(h + u);
+    t.header.push_back("cv %");
+  }
+  t.header.push_back("samples");
+  if (peaks) t.header.push_back("% of line rate");
+  for (const auto& key : extras)
+    t.header.push_back(extra_header(key));
+  t.numeric.assign(t.header.size(), true);
+  t.numeric[0] = false;
+  for (const auto& c : cases) {
+    for (const auto& p : c.result->points) {
+      const auto& s = p.stats;
+      std::vector<std::string> row = {c.label, p.bytes ? format_size(p.bytes) : "-"};
+      if (latency) {
+        for (double v : {s.median, s.p90, s.p99, s.max})
+          row.push_back(format_value(v));
+      } else {
+        for (double v : {s.median, s.max, s.min})
+          row.push_back(format_value(v));
+        row.push_back(fmt::format("{:.1f}", s.cv * 100.0));
+      }
+      row.push_back(std::to_string(s.count));
+      if (peaks) {
+        const double pct = percent_of_peak(*c.result, s.median);
+        row.push_back(std::isfinite(pct) ? fmt::format("{:.1f} %", pct) : "-");
+      }
+      for (const auto& key : extras)
+        row.push_back(format_value(extra_value(p, key)));
+      t.rows.push_back(std::move(row));
+    }
+  }
+  return t;
+}
+
+table summary_table(const std::vector<case_ref>& cases) {
+  table t;
+  if (cases.empty()) return t;
+  const auto& first = *cases.front().result;
+  const bool latency = first.better == "lower";
+  const std::string u = " (" + first.unit + ")";
+  const bool peaks = !latency && any_peak(cases);
+  // CPU cost where the file has it: at the size of the row's figure (smallest for latency).
+  const bool cpu = std::any_of(cases.begin(), cases.end(), [&](const case_ref& c) {
+    const auto* p = latency ? smallest_point(*c.result) : largest_point(*c.result);
+    return p && std::isfinite(extra_value(*p, "cpu_seconds_per_gb"));
+  });
+  if (latency) {
+    t.caption = with_shared("p50 and p99 at the smallest and p50 at the largest size", cases);
+    t.header = {"variant", "small size", "p50" + u, "p99" + u, "large size", "p50" + u};
+  } else {
+    t.caption = with_shared("Median at the largest size", cases);
+    t.header = {"variant", "size", "median" + u};
+    if (peaks) t.header.push_back("% of line rate");
+  }
+  if (cpu) t.header.push_back("CPU s/GB");
+  t.numeric.assign(t.header.size(), true);
+  t.numeric[0] = false;
+  for (const auto& c : cases) {
+    const auto* big = largest_point(*c.result);
+    const auto* small = smallest_point(*c.result);
+    if (!big || !small) continue;
+    auto size = [](const core::point_result* p) { return p->bytes ? format_size(p->bytes) : "-"; };
+    std::vector<std::string> row = {c.label};
+    if (latency) {
+      row.insert(row.end(),
+                 {size(small), format_value(small->stats.median), format_value(small->stats.p99),
+                  size(big), format_value(big->stats.median)});
+    } else {
+      row.insert(row.end(), {size(big), format_value(big->stats.median)});
+      if (peaks) {
+        const double pct = percent_of_peak(*c.result, big->stats.median);
+        row.push_back(std::isfinite(pct) ? fmt::format("{:.1f} %", pct) : "-");
+      }
+    }
+    if (cpu)
+      row.push_back(format_value(extra_value(latency ? *small : *big, "cpu_seconds_per_gb")));
+    t.rows.push_back(std::move(row));
+  }
+  return t;
+}
+
+double plotted_value(const core::point_result& p, const std::string& extra_key) {
+  return extra_key.empty() ? p.stats.median : extra_value(p, extra_key);
+}
+
+bool has_size_axis(const std::vector<case_ref>& cases) {
+  return std::any_of(cases.begin(), cases.end(), [](const case_ref& c) {
+    std::set<std::uint64_t> sizes;
+    for (const auto& p : c.result->points)
+      if (p.bytes > 0) sizes.insert(p.bytes);
+    return sizes.size() >= 2;
+  });
+}
+
+line_chart size_chart(const std::string& title, const std::vector<case_ref>& cases,
+                      const std::vector<const reference_figure*>& refs,
+                      const std::string& extra_key, const std::string& y_label) {
+  line_chart chart;
+  chart.title = title;
+  if (cases.empty()) return chart;
+  const auto& first = *cases.front().result;
+  const bool latency = first.better == "lower" && extra_key.empty();
+  chart.y_label = y_label.empty() ? first.metric + " (" + first.unit + ")" : y_label;
+  double lo = INFINITY, hi = 0;
+  // Line rate -> the one series it belongs to (drawn in its colour), or -1 when shared.
+  std::map<std::pair<double, std::string>, int> peaks;
+  for (const auto& c : cases) {
+    chart_series s;
+    s.name = c.label;
+    s.has_band = latency;
+    for (const auto& p : c.result->points) {
+      const double y = plotted_value(p, extra_key);
+      if (p.bytes == 0 || !std::isfinite(y)) continue;
+      s.points.push_back({static_cast<double>(p.bytes), y, p.stats.median, p.stats.p99});
+      if (y > 0) lo = std::min(lo, y);
+      hi = std::max(hi, latency ? p.stats.p99 : y);
+    }
+    const int index = s.points.empty() ? -1 : static_cast<int>(chart.series.size());
+    if (!s.points.empty()) chart.series.push_back(std::move(s));
+    if (c.result->peak && c.result->peak->unit == c.result->unit && extra_key.empty()) {
+      const auto [it, fresh] =
+          peaks.emplace(std::make_pair(c.result->peak->value, c.result->peak->basis), index);
+      if (!fresh) it->second = -1;
+    }
+  }
+  // Latency spans decades from small to large messages; a log axis keeps both ends readable.
+  chart.log_y = latency && std::isfinite(lo) && hi / lo > 30;
+  const bool spread = chart.series.size() > max_drawn_series;
+  if (spread) chart.series = spread_series(chart.series, first.better == "higher");
+  for (const auto& [peak, series] : peaks)
+    chart.lines.push_back({peak.first, "line rate: " + peak.second, false, spread ? -1 : series});
+  for (const auto* r : refs)
+    if (r->unit == first.unit)
+      chart.lines.push_back(
+          {(r->low + r->high) / 2, "reference: " + r->what + ", " + figure_text(*r), true, -1});
+  return chart;
+}
+
+table path_table(const std::vector<case_ref>& cases) {
+  table t;
+  t.caption = "Path of each variant (as recorded by the benchmark) and its line rate";
+  t.header = {"variant", "path", "line rate"};
+  t.numeric = {false, false, false};
+  for (const auto& c : cases) {
+    std::string path;
+    for (const auto& [key, value] : c.result->context.items())
+      path += (path.empty() ? "" : ", ") + key + ": " + param_text(value);
+    std::string rate = "-";
+    if (c.result->peak)
+      rate = format_value(c.result->peak->value) + " " + c.result->peak->unit + " (" +
+             c.result->peak->basis + ")";
+    if (path.empty() && rate == "-") continue;
+    t.rows.push_back({c.label, path.empty() ? "-" : path, rate});
+  }
+  return t;
+}
+
+std::vector<const reference_figure*> matching_references(const std::vector<case_ref>& cases,
+                                                         const reference_set& refs) {
+  std::vector<const reference_figure*> out;
+  for (const auto& c : cases)
+    for (const auto* f : refs.matching(c.result->benchmark, c.result->params, c.run->file.system))
+      if (std::find(out.begin(), out.end(), f) == out.end()) out.push_back(f);
+  return out;
+}
+
+table reference_table(const std::vector<const reference_figure*>& refs) {
+  table t;
+  t.caption = "Published reference figures for this hardware (measured elsewhere, not by this run)";
+  t.header = {"reference", "figure", "source"};
+  t.numeric = {false, true, false};
+  for (const auto* r : refs)
+    t.rows.push_back({r->what, figure_text(*r), r->source});
+  return t;
+}
+
+table not_measured_table(const std::vector<case_ref>& cases) {
+  table t;
+  t.caption = "Not measured";
+  t.header = {"variant", "status", "reason"};
+  t.numeric = {false, false, false};
+  for (const auto& c : cases)
+    if (c.result->status != core::case_status::ok)
+      t.rows.push_back({c.label, core::to_string(c.result->status), c.result->reason});
+  return t;
+}
+
+void append_common_blocks(section& s, const std::vector<case_ref>& all,
+                          const std::vector<case_ref>& ok,
+                          const std::vector<const reference_figure*>& refs) {
+  if (auto t = path_table(ok); !t.rows.empty()) s.blocks.emplace_back(std::move(t));
+  if (!refs.empty()) s.blocks.emplace_back(reference_table(refs));
+  if (auto t = not_measured_table(all); !t.rows.empty()) s.blocks.emplace_back(std::move(t));
+}
+
+}  // namespace gpubench::reports
