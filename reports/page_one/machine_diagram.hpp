@@ -15,8 +15,4 @@ namespace gpubench::reports {
 // TCP or RDMA bandwidth and the p50 latency (device-network).
 diagram machine_diagram(const run_input& run);
 
-// The diagram as text, one line per edge ("NUMA 0 - GPU 0: H2D 54.8 GB/s, 87 % of line; PCIe
-// gen5 x16 [good]"): Markdown, builds without cairo, and the reader of a screen reader.
-std::vector<std::string> diagram_lines(const diagram& d);
-
 }  // namespace gpubench::reports

@@ -40,20 +40,6 @@ line_band band_of(double fraction) {
   return line_band::poor;
 }
 
-std::string to_string(line_band band) {
-  switch (band) {
-    case line_band::good:
-      return "good";
-    case line_band::fair:
-      return "fair";
-    case line_band::poor:
-      return "poor";
-    case line_band::unknown:
-      break;
-  }
-  return "unknown";
-}
-
 std::string figure_text(const path_figure& f, bool with_fraction) {
   std::string out = format_value(f.value) + " " + f.unit;
   if (!f.extra.empty()) out = f.extra + " " + out;

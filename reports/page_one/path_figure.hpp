@@ -30,7 +30,6 @@ struct path_figure {
 std::optional<path_figure> headline_figure(const core::case_result& c);
 
 line_band band_of(double fraction);
-std::string to_string(line_band band);  // "good" | "fair" | "poor" | "unknown"
 
 // "54.8 GB/s" or "3.92 us"; with_fraction adds ", 87 % of line" when there is a line rate.
 std::string figure_text(const path_figure& f, bool with_fraction);

@@ -3,8 +3,8 @@
 #include <string>
 #include <type_traits>
 
-#include "reports/page_one/machine_diagram.hpp"
 #include "reports/render/charts.hpp"
+#include "reports/render/diagram_text.hpp"
 
 namespace gpubench::reports {
 
