@@ -47,7 +47,7 @@ std::vector<std::string> known_ids(const environment& env,
   return {ids.begin(), ids.end()};
 }
 
-void check_reference_ids(const compare::reference_system& system,
+void check_reference_ids(const reports::compare::reference_system& system,
                          const std::vector<std::string>& ids) {
   for (const auto& e : system.references)
     if (std::find(ids.begin(), ids.end(), e.benchmark) == ids.end())
@@ -61,7 +61,7 @@ bool use_colour(const compare_options& o) {
 }
 
 int run_compare(const compare_options& o, const environment& env) {
-  const compare::output_format format = compare::parse_output_format(o.format);
+  const reports::compare::output_format format = reports::compare::parse_output_format(o.format);
   if (o.files.size() == 1 && o.references.empty())
     throw core::usage_error(
         "compare: give BASE.json and NEW.json, or NEW.json with --references F");
@@ -76,36 +76,37 @@ int run_compare(const compare_options& o, const environment& env) {
   const std::string new_path = o.files.back();
   const core::result_file fresh = core::read_result_file(new_path);
 
-  compare::compare_options options;
+  reports::compare::compare_options options;
   options.alpha = o.alpha;
   options.fail_on_removed = o.fail_on_removed;
-  options.threshold = compare::parse_thresholds(o.thresholds);
+  options.threshold = reports::compare::parse_thresholds(o.thresholds);
   const auto ids = known_ids(env, {base ? &*base : nullptr, &fresh});
-  if (const auto unknown = compare::unknown_threshold_keys(options.threshold, ids);
+  if (const auto unknown = reports::compare::unknown_threshold_keys(options.threshold, ids);
       !unknown.empty())
     throw core::usage_error(
         fmt::format("--threshold: '{}' names no benchmark (see `gpubench list`)", unknown.front()));
 
-  compare::comparison result;
+  reports::compare::comparison result;
   if (base) {
-    result = compare::compare_results(*base, fresh, options, o.files[0], new_path);
+    result = reports::compare::compare_results(*base, fresh, options, o.files[0], new_path);
   } else {
     result.options = options;
     result.new_name = new_path;
   }
   if (!o.references.empty()) {
-    const compare::reference_file refs = compare::read_reference_file(o.references);
+    const reports::compare::reference_file refs =
+        reports::compare::read_reference_file(o.references);
     const std::string host = fresh.system.is_object() ? fresh.system.value("host", "") : "";
-    const auto& system = compare::select_system(
+    const auto& system = reports::compare::select_system(
         refs, host, o.system.empty() ? std::nullopt : std::optional<std::string>(o.system),
         o.references);
     check_reference_ids(system, ids);
-    auto rows = compare::check_references(system, fresh, options);
+    auto rows = reports::compare::check_references(system, fresh, options);
     result.rows.insert(result.rows.end(), rows.begin(), rows.end());
     if (!base) result.base_name = o.references;
   }
 
-  const std::string text = compare::render(result, format, use_colour(o));
+  const std::string text = reports::compare::render(result, format, use_colour(o));
   if (o.out.empty())
     fmt::print("{}", text);
   else

@@ -41,12 +41,12 @@ void emit(const std::string& target, const std::string& content) {
 
 // Markdown written to a file gets its charts as SVG files in "<name>-charts/" beside it,
 // linked relatively so the pair can be committed or uploaded together.
-std::string markdown_report(const reports::document& doc, const std::string& target) {
-  if (target == "-") return reports::to_markdown(doc);
+std::string markdown_report(const reports::model::document& doc, const std::string& target) {
+  if (target == "-") return reports::render::to_markdown(doc);
   const std::filesystem::path md(target);
   const std::string folder = md.stem().string() + "-charts";
   int count = 0;
-  return reports::to_markdown(doc, [&](const std::string& svg) {
+  return reports::render::to_markdown(doc, [&](const std::string& svg) {
     const std::string name = fmt::format("chart-{:02}.svg", ++count);
     std::filesystem::create_directories(md.parent_path() / folder);
     core::write_file_atomically(md.parent_path() / folder / name, svg);
@@ -55,30 +55,31 @@ std::string markdown_report(const reports::document& doc, const std::string& tar
 }
 
 // One line per finding on standard error, so a terminal run shows the verdict too.
-void print_findings(const std::vector<reports::run_input>& runs) {
+void print_findings(const std::vector<reports::model::run_input>& runs) {
   for (const auto& run : runs)
-    for (const auto& f : reports::findings::evaluate(run))
+    for (const auto& f : reports::page_one::findings::evaluate(run))
       fmt::print(stderr, "# finding: {}: {}: {}: {} ({})\n", run.label,
-                 reports::findings::to_string(f.level), f.subject, f.title, f.rule);
+                 reports::page_one::findings::to_string(f.level), f.subject, f.title, f.rule);
 }
 
 int run_report(report_options o) {
   if (o.pdf == "-") throw core::usage_error("--pdf needs a file name, not '-'");
-  reports::report_options model;
-  if (!o.step_time.empty()) model.step_compute_seconds = reports::parse_step_time(o.step_time);
-  if (!o.overlap.empty()) model.overlap = reports::parse_overlap(o.overlap);
+  reports::model::report_options model;
+  if (!o.step_time.empty())
+    model.step_compute_seconds = reports::model::parse_step_time(o.step_time);
+  if (!o.overlap.empty()) model.overlap = reports::model::parse_overlap(o.overlap);
   std::vector<std::filesystem::path> paths(o.files.begin(), o.files.end());
-  const auto runs = reports::load_runs(paths);
+  const auto runs = reports::model::load_runs(paths);
   // With no output named, the HTML report goes next to the first result file.
   if (o.html.empty() && o.pdf.empty() && o.md.empty() && o.csv.empty())
     o.html = std::filesystem::path(paths.front()).replace_extension(".html").string();
-  const auto doc = reports::build_report(runs, reports::reference_set::builtin(), model);
+  const auto doc = reports::build_report(runs, reports::model::reference_set::builtin(), model);
   print_findings(runs);
-  if (!o.html.empty()) emit(o.html, reports::to_html(doc));
+  if (!o.html.empty()) emit(o.html, reports::render::to_html(doc));
   if (!o.md.empty()) emit(o.md, markdown_report(doc, o.md));
-  if (!o.csv.empty()) emit(o.csv, reports::to_csv(runs));
+  if (!o.csv.empty()) emit(o.csv, reports::render::to_csv(runs));
   if (!o.pdf.empty()) {
-    reports::write_pdf(doc, o.pdf);
+    reports::render::write_pdf(doc, o.pdf);
     fmt::print(stderr, "# report: {}\n", o.pdf);
   }
   return 0;

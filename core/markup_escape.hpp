@@ -4,7 +4,7 @@
 
 #include <string>
 
-namespace gpubench {
+namespace gpubench::core {
 
 inline std::string markup_escape(const std::string& text) {
   std::string out;
@@ -33,4 +33,4 @@ inline std::string markup_escape(const std::string& text) {
   return out;
 }
 
-}  // namespace gpubench
+}  // namespace gpubench::core

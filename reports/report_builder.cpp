@@ -9,6 +9,8 @@
 
 namespace gpubench::reports {
 
+using namespace model;
+
 document build_report(const std::vector<run_input>& runs, const reference_set& refs,
                       const report_options& options) {
   document doc;
@@ -17,16 +19,17 @@ document build_report(const std::vector<run_input>& runs, const reference_set& r
     doc.subtitle.push_back(r.label + ": suite " + r.file.run.suite + ", " + r.file.run.started +
                            ", " + core::to_string(r.file.run.status) + " (" +
                            r.path.filename().string() + ")");
-  for (auto& s : page_one_sections(runs, refs))
+  for (auto& s : page_one::page_one_sections(runs, refs))
     doc.sections.push_back(std::move(s));
   for (auto& s : cluster::cluster_sections(runs))
     doc.sections.push_back(std::move(s));
-  if (auto s = projection_section(runs, options)) doc.sections.push_back(std::move(*s));
-  auto parts = measurement_sections(runs, refs);
+  if (auto s = page_one::projection::projection_section(runs, options))
+    doc.sections.push_back(std::move(*s));
+  auto parts = views::measurement_sections(runs, refs);
   for (auto& s : parts.views)
     doc.sections.push_back(std::move(s));
-  if (auto s = comparison_section(runs)) doc.sections.push_back(std::move(*s));
-  auto summary = summary_section(runs);
+  if (auto s = views::comparison_section(runs)) doc.sections.push_back(std::move(*s));
+  auto summary = views::summary_section(runs);
   summary.title = "Appendix A: systems, what ran, what was skipped";
   doc.sections.push_back(std::move(summary));
   if (!parts.appendix.empty()) {

@@ -13,7 +13,8 @@
 
 namespace gpubench::reports {
 
-document build_report(const std::vector<run_input>& runs, const reference_set& refs,
-                      const report_options& options = {});
+model::document build_report(const std::vector<model::run_input>& runs,
+                             const model::reference_set& refs,
+                             const model::report_options& options = {});
 
 }  // namespace gpubench::reports

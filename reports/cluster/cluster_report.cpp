@@ -10,6 +10,8 @@
 
 namespace gpubench::reports::cluster {
 
+using namespace model;
+
 namespace {
 
 constexpr std::size_t max_suspect_rows = 100;

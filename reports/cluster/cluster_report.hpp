@@ -15,7 +15,7 @@ namespace gpubench::reports::cluster {
 inline constexpr std::size_t raster_above_nodes = 64;
 
 // No sections when no file has a cluster section.
-std::vector<section> cluster_sections(const std::vector<run_input>& runs,
-                                      const suspect_options& options = {});
+std::vector<model::section> cluster_sections(const std::vector<model::run_input>& runs,
+                                             const suspect_options& options = {});
 
 }  // namespace gpubench::reports::cluster

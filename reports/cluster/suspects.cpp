@@ -14,6 +14,8 @@
 
 namespace gpubench::reports::cluster {
 
+using namespace model;
+
 namespace {
 
 // One measurement that points at a node or a link.

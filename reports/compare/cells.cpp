@@ -3,7 +3,7 @@
 #include <fmt/format.h>
 #include <cmath>
 
-namespace gpubench::compare::cells {
+namespace gpubench::reports::compare::cells {
 
 std::string value(const std::optional<double>& v, const std::string& unit) {
   if (!v || !std::isfinite(*v)) return "-";
@@ -50,4 +50,4 @@ std::string headline(const comparison& c) {
   return fmt::format("FAIL: {} regression{}", n, n == 1 ? "" : "s");
 }
 
-}  // namespace gpubench::compare::cells
+}  // namespace gpubench::reports::compare::cells

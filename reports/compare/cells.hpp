@@ -7,7 +7,7 @@
 
 #include "reports/compare/comparison.hpp"
 
-namespace gpubench::compare::cells {
+namespace gpubench::reports::compare::cells {
 
 // "12.34 GB/s", or "-" when absent.
 std::string value(const std::optional<double>& v, const std::string& unit);
@@ -27,4 +27,4 @@ std::string counts(const comparison& c);
 // "FAIL: 1 regression" or "PASS: no regression".
 std::string headline(const comparison& c);
 
-}  // namespace gpubench::compare::cells
+}  // namespace gpubench::reports::compare::cells

@@ -8,7 +8,7 @@
 #include "core/errors.hpp"
 #include "core/units.hpp"
 
-namespace gpubench::compare {
+namespace gpubench::reports::compare {
 
 std::string to_string(verdict v) {
   switch (v) {
@@ -319,4 +319,4 @@ std::string row_label(const comparison_row& row) {
   return label;
 }
 
-}  // namespace gpubench::compare
+}  // namespace gpubench::reports::compare

@@ -15,7 +15,7 @@
 #include "core/result.hpp"
 #include "reports/compare/mann_whitney.hpp"
 
-namespace gpubench::compare {
+namespace gpubench::reports::compare {
 
 enum class verdict {
   faster,      // beyond the threshold in the better direction, supported by the samples
@@ -108,4 +108,4 @@ std::vector<comparison_row> by_severity(const std::vector<comparison_row>& rows)
 // "benchmark {params} @ bytes", for tables and junit test names.
 std::string row_label(const comparison_row& row);
 
-}  // namespace gpubench::compare
+}  // namespace gpubench::reports::compare

@@ -9,7 +9,7 @@
 
 #include "reports/compare/comparison.hpp"
 
-namespace gpubench::compare {
+namespace gpubench::reports::compare {
 
 enum class output_format { text, md, json, junit };
 
@@ -33,4 +33,4 @@ std::string format_junit(const comparison& c);
 
 std::string render(const comparison& c, output_format format, bool color);
 
-}  // namespace gpubench::compare
+}  // namespace gpubench::reports::compare

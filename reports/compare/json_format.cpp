@@ -2,7 +2,7 @@
 
 #include "reports/compare/formats.hpp"
 
-namespace gpubench::compare {
+namespace gpubench::reports::compare {
 
 using nlohmann::json;
 
@@ -97,4 +97,4 @@ std::string format_json(const comparison& c) {
   return out;
 }
 
-}  // namespace gpubench::compare
+}  // namespace gpubench::reports::compare

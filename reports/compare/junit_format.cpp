@@ -4,7 +4,7 @@
 #include "reports/compare/cells.hpp"
 #include "reports/compare/formats.hpp"
 
-namespace gpubench::compare {
+namespace gpubench::reports::compare {
 
 namespace {
 
@@ -34,13 +34,13 @@ std::string format_junit(const comparison& c) {
       tests, failures, skipped);
   out += fmt::format(
       "  <testsuite name=\"{}\" tests=\"{}\" failures=\"{}\" errors=\"0\" skipped=\"{}\">\n",
-      markup_escape(c.base_name + " vs " + c.new_name), tests, failures, skipped);
+      core::markup_escape(c.base_name + " vs " + c.new_name), tests, failures, skipped);
   for (const auto& r : c.rows) {
     std::string name = row_label(r);
     if (r.basis == row_basis::reference) name += " [reference]";
     out += fmt::format("    <testcase classname=\"gpubench.{}\" name=\"{}\">\n",
-                       markup_escape(r.benchmark), markup_escape(name));
-    const std::string text = markup_escape(details(r));
+                       core::markup_escape(r.benchmark), core::markup_escape(name));
+    const std::string text = core::markup_escape(details(r));
     if (r.regression)
       out += fmt::format("      <failure type=\"{}\" message=\"{}\">{}</failure>\n",
                          to_string(r.result), text, text);
@@ -54,4 +54,4 @@ std::string format_junit(const comparison& c) {
   return out;
 }
 
-}  // namespace gpubench::compare
+}  // namespace gpubench::reports::compare

@@ -4,7 +4,7 @@
 #include <cmath>
 #include <numeric>
 
-namespace gpubench::compare {
+namespace gpubench::reports::compare {
 
 std::string to_string(u_method m) {
   switch (m) {
@@ -156,4 +156,4 @@ u_test_result mann_whitney_u(std::span<const double> base, std::span<const doubl
   return r;
 }
 
-}  // namespace gpubench::compare
+}  // namespace gpubench::reports::compare

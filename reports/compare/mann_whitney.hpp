@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-namespace gpubench::compare {
+namespace gpubench::reports::compare {
 
 enum class u_method {
   exact,   // the permutation distribution of the rank sum, ties included (midranks)
@@ -55,4 +55,4 @@ double normal_two_sided_p(std::span<const double> a, std::span<const double> b);
 u_test_result mann_whitney_u(std::span<const double> base, std::span<const double> fresh,
                              double alpha);
 
-}  // namespace gpubench::compare
+}  // namespace gpubench::reports::compare

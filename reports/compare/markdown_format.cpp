@@ -4,7 +4,7 @@
 #include "reports/compare/cells.hpp"
 #include "reports/compare/formats.hpp"
 
-namespace gpubench::compare {
+namespace gpubench::reports::compare {
 
 namespace {
 
@@ -62,4 +62,4 @@ std::string format_markdown(const comparison& c) {
   return out;
 }
 
-}  // namespace gpubench::compare
+}  // namespace gpubench::reports::compare

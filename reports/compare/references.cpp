@@ -10,7 +10,7 @@
 #include "core/strict_json.hpp"
 #include "core/units.hpp"
 
-namespace gpubench::compare {
+namespace gpubench::reports::compare {
 
 using nlohmann::json;
 
@@ -259,4 +259,4 @@ std::vector<comparison_row> check_references(const reference_system& system,
   return rows;
 }
 
-}  // namespace gpubench::compare
+}  // namespace gpubench::reports::compare

@@ -12,7 +12,7 @@
 #include "core/result.hpp"
 #include "reports/compare/comparison.hpp"
 
-namespace gpubench::compare {
+namespace gpubench::reports::compare {
 
 inline constexpr const char* references_schema_id = "gpubench.references/1";
 
@@ -57,4 +57,4 @@ std::vector<comparison_row> check_references(const reference_system& system,
                                              const core::result_file& fresh,
                                              const compare_options& options);
 
-}  // namespace gpubench::compare
+}  // namespace gpubench::reports::compare

@@ -7,7 +7,7 @@
 #include "reports/compare/cells.hpp"
 #include "reports/compare/formats.hpp"
 
-namespace gpubench::compare {
+namespace gpubench::reports::compare {
 
 output_format parse_output_format(std::string_view name) {
   if (name == "text") return output_format::text;
@@ -96,4 +96,4 @@ std::string format_text(const comparison& c, bool color) {
   return out;
 }
 
-}  // namespace gpubench::compare
+}  // namespace gpubench::reports::compare

@@ -7,7 +7,7 @@
 
 #include "core/errors.hpp"
 
-namespace gpubench::compare {
+namespace gpubench::reports::compare {
 
 double parse_percent(std::string_view text, std::string_view what) {
   std::string_view digits = text;
@@ -72,4 +72,4 @@ std::vector<std::string> unknown_threshold_keys(const thresholds& t,
   return unknown;
 }
 
-}  // namespace gpubench::compare
+}  // namespace gpubench::reports::compare

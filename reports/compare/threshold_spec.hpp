@@ -8,7 +8,7 @@
 
 #include "reports/compare/comparison.hpp"
 
-namespace gpubench::compare {
+namespace gpubench::reports::compare {
 
 // "10%" or "10" is 0.10. Throws core::usage_error naming `what` for anything else, negative
 // values included.
@@ -22,4 +22,4 @@ thresholds parse_thresholds(const std::vector<std::string>& specs, thresholds de
 std::vector<std::string> unknown_threshold_keys(const thresholds& t,
                                                 const std::vector<std::string>& known_ids);
 
-}  // namespace gpubench::compare
+}  // namespace gpubench::reports::compare

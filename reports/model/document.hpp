@@ -8,7 +8,7 @@
 #include <variant>
 #include <vector>
 
-namespace gpubench::reports {
+namespace gpubench::reports::model {
 
 struct paragraph {
   std::string text;
@@ -124,4 +124,4 @@ struct document {
   std::vector<section> sections;
 };
 
-}  // namespace gpubench::reports
+}  // namespace gpubench::reports::model

@@ -7,7 +7,7 @@
 #include "core/errors.hpp"
 #include "reports/model/text_format.hpp"
 
-namespace gpubench::reports {
+namespace gpubench::reports::model {
 
 // Generated at build time from references.json (references_data.cpp.in).
 const char* builtin_references_json();
@@ -131,4 +131,4 @@ std::string figure_text(const reference_figure& f) {
   return format_value(f.low) + "-" + format_value(f.high) + " " + f.unit;
 }
 
-}  // namespace gpubench::reports
+}  // namespace gpubench::reports::model

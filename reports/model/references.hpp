@@ -7,7 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
-namespace gpubench::reports {
+namespace gpubench::reports::model {
 
 struct reference_figure {
   std::string benchmark;
@@ -44,4 +44,4 @@ bool hardware_matches(const nlohmann::json& hardware, const nlohmann::json& syst
 // "55-57 GB/s" or "25.9 GB/s".
 std::string figure_text(const reference_figure& f);
 
-}  // namespace gpubench::reports
+}  // namespace gpubench::reports::model

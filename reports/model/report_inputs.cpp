@@ -5,7 +5,7 @@
 #include "core/errors.hpp"
 #include "core/result_json.hpp"
 
-namespace gpubench::reports {
+namespace gpubench::reports::model {
 
 std::vector<run_input> load_runs(const std::vector<std::filesystem::path>& paths) {
   if (paths.empty()) throw core::usage_error("report: give at least one result file");
@@ -43,4 +43,4 @@ void check_and_label(std::vector<run_input>& runs) {
   }
 }
 
-}  // namespace gpubench::reports
+}  // namespace gpubench::reports::model

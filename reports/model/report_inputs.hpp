@@ -7,7 +7,7 @@
 
 #include "core/result.hpp"
 
-namespace gpubench::reports {
+namespace gpubench::reports::model {
 
 struct run_input {
   std::filesystem::path path;
@@ -23,4 +23,4 @@ std::vector<run_input> load_runs(const std::vector<std::filesystem::path>& paths
 // Checks files already in memory (what load_runs does after reading) and sets their labels.
 void check_and_label(std::vector<run_input>& runs);
 
-}  // namespace gpubench::reports
+}  // namespace gpubench::reports::model

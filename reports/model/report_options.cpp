@@ -8,7 +8,7 @@
 
 #include "core/errors.hpp"
 
-namespace gpubench::reports {
+namespace gpubench::reports::model {
 
 namespace {
 
@@ -57,4 +57,4 @@ double parse_overlap(std::string_view text) {
   return v;
 }
 
-}  // namespace gpubench::reports
+}  // namespace gpubench::reports::model

@@ -4,7 +4,7 @@
 
 #include <string_view>
 
-namespace gpubench::reports {
+namespace gpubench::reports::model {
 
 struct report_options {
   double step_compute_seconds = 0.25;  // T: compute time of one training step on one node
@@ -16,4 +16,4 @@ double parse_step_time(std::string_view text);
 // "0.3" or "30%" -> 0.3; throws core::usage_error outside 0..1.
 double parse_overlap(std::string_view text);
 
-}  // namespace gpubench::reports
+}  // namespace gpubench::reports::model

@@ -6,7 +6,7 @@
 
 #include "reports/model/text_format.hpp"
 
-namespace gpubench::reports {
+namespace gpubench::reports::model {
 
 namespace {
 
@@ -119,4 +119,4 @@ double extra_value(const core::point_result& p, const std::string& key) {
   return it != p.extra.end() && it->is_number() ? it->get<double>() : std::nan("");
 }
 
-}  // namespace gpubench::reports
+}  // namespace gpubench::reports::model

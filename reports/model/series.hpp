@@ -7,7 +7,7 @@
 #include "core/result.hpp"
 #include "reports/model/report_inputs.hpp"
 
-namespace gpubench::reports {
+namespace gpubench::reports::model {
 
 struct case_ref {
   const run_input* run = nullptr;
@@ -45,4 +45,4 @@ const core::point_result* smallest_point(const core::case_result& c);
 // A numeric extra of a point (algbw, busbw, cpu_seconds_per_gb), or NaN.
 double extra_value(const core::point_result& p, const std::string& key);
 
-}  // namespace gpubench::reports
+}  // namespace gpubench::reports::model

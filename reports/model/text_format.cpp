@@ -4,7 +4,7 @@
 
 #include <fmt/format.h>
 
-namespace gpubench::reports {
+namespace gpubench::reports::model {
 
 std::string format_value(double v) {
   if (!std::isfinite(v)) return "-";
@@ -40,4 +40,4 @@ std::string format_ratio(double r) {
   return std::isfinite(r) ? fmt::format("{:.2f}x", r) : std::string("-");
 }
 
-}  // namespace gpubench::reports
+}  // namespace gpubench::reports::model

@@ -6,7 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
-namespace gpubench::reports {
+namespace gpubench::reports::model {
 
 // Three to four significant digits, no exponent for everyday magnitudes; "-" for NaN.
 std::string format_value(double v);
@@ -19,4 +19,4 @@ std::string params_text(const nlohmann::json& params);
 // Ratio as "1.23x".
 std::string format_ratio(double r);
 
-}  // namespace gpubench::reports
+}  // namespace gpubench::reports::model

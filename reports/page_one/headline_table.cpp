@@ -8,7 +8,9 @@
 
 #include "reports/model/text_format.hpp"
 
-namespace gpubench::reports {
+namespace gpubench::reports::page_one {
+
+using namespace model;
 
 namespace {
 
@@ -228,4 +230,4 @@ table side_by_side_table(const std::vector<run_input>& runs) {
   return t;
 }
 
-}  // namespace gpubench::reports
+}  // namespace gpubench::reports::page_one

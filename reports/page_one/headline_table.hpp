@@ -11,7 +11,7 @@
 #include "reports/model/report_inputs.hpp"
 #include "reports/page_one/path_figure.hpp"
 
-namespace gpubench::reports {
+namespace gpubench::reports::page_one {
 
 struct headline_row {
   std::string key;  // stable: "gpu.h2d", "net.tcp.bandwidth", "coll.allreduce mpi/tcp"
@@ -22,16 +22,16 @@ struct headline_row {
 };
 
 // The rows of one run, in a fixed order of paths.
-std::vector<headline_row> headline_rows(const run_input& run);
+std::vector<headline_row> headline_rows(const model::run_input& run);
 
 // "at line rate" (>= 80 %), "below line rate" (50-80 %), "far below line rate" (< 50 %), or
 // against a published reference when the path has no line rate, else "no line rate recorded".
-std::string verdict(const path_figure& f, const std::vector<const reference_figure*>& refs);
+std::string verdict(const path_figure& f, const std::vector<const model::reference_figure*>& refs);
 
 // path | measured | line rate | % of line | published reference | verdict.
-table headline_table(const run_input& run, const reference_set& refs);
+model::table headline_table(const model::run_input& run, const model::reference_set& refs);
 
 // Several runs: path | one column per run | ratio of each later run to the first.
-table side_by_side_table(const std::vector<run_input>& runs);
+model::table side_by_side_table(const std::vector<model::run_input>& runs);
 
-}  // namespace gpubench::reports
+}  // namespace gpubench::reports::page_one

@@ -9,7 +9,9 @@
 #include "reports/model/text_format.hpp"
 #include "reports/page_one/path_figure.hpp"
 
-namespace gpubench::reports {
+namespace gpubench::reports::page_one {
+
+using namespace model;
 
 namespace {
 
@@ -319,4 +321,4 @@ diagram machine_diagram(const run_input& run) {
   return d;
 }
 
-}  // namespace gpubench::reports
+}  // namespace gpubench::reports::page_one

@@ -6,13 +6,13 @@
 #include "reports/model/document.hpp"
 #include "reports/model/report_inputs.hpp"
 
-namespace gpubench::reports {
+namespace gpubench::reports::page_one {
 
 // Columns: host memory, NUMA node (CPUs), devices (GPUs, NICs, RDMA devices), then the GPU peer
 // fabric and the network. Each NUMA node has as many rows as devices attached to it.
 // Edge figures: host copy (memory-NUMA), pinned copy-engine H2D/D2H (NUMA-GPU, PCIe link as
 // negotiated and as capable), the slowest GPU pair from each GPU (GPU-peer fabric), the best
 // TCP or RDMA bandwidth and the p50 latency (device-network).
-diagram machine_diagram(const run_input& run);
+model::diagram machine_diagram(const model::run_input& run);
 
-}  // namespace gpubench::reports
+}  // namespace gpubench::reports::page_one

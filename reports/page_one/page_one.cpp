@@ -5,7 +5,10 @@
 #include "reports/page_one/machine_diagram.hpp"
 #include "reports/views/summary_section.hpp"
 
-namespace gpubench::reports {
+namespace gpubench::reports::page_one {
+
+using namespace model;
+using namespace views;
 
 namespace {
 
@@ -74,4 +77,4 @@ std::vector<section> page_one_sections(const std::vector<run_input>& runs,
   return out;
 }
 
-}  // namespace gpubench::reports
+}  // namespace gpubench::reports::page_one

@@ -10,15 +10,15 @@
 #include "reports/model/report_inputs.hpp"
 #include "reports/page_one/findings/finding.hpp"
 
-namespace gpubench::reports {
+namespace gpubench::reports::page_one {
 
-std::vector<section> page_one_sections(const std::vector<run_input>& runs,
-                                       const reference_set& refs);
+std::vector<model::section> page_one_sections(const std::vector<model::run_input>& runs,
+                                              const model::reference_set& refs);
 
 // severity | finding | evidence | what to check; empty rows when there are none.
-table findings_table(const std::vector<findings::finding>& found);
+model::table findings_table(const std::vector<findings::finding>& found);
 
 // One line on what the system is: host, CPU, NUMA nodes, GPUs, NICs, virtualization.
-std::string system_line(const run_input& run);
+std::string system_line(const model::run_input& run);
 
-}  // namespace gpubench::reports
+}  // namespace gpubench::reports::page_one

@@ -7,7 +7,9 @@
 #include "reports/model/series.hpp"
 #include "reports/model/text_format.hpp"
 
-namespace gpubench::reports {
+namespace gpubench::reports::page_one {
+
+using namespace model;
 
 std::optional<path_figure> headline_figure(const core::case_result& c) {
   if (c.status != core::case_status::ok || c.points.empty()) return std::nullopt;
@@ -48,4 +50,4 @@ std::string figure_text(const path_figure& f, bool with_fraction) {
   return out;
 }
 
-}  // namespace gpubench::reports
+}  // namespace gpubench::reports::page_one

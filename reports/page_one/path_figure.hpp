@@ -10,7 +10,7 @@
 #include "core/result.hpp"
 #include "reports/model/document.hpp"
 
-namespace gpubench::reports {
+namespace gpubench::reports::page_one {
 
 // Band thresholds (docs/report.md): at least 80 % of the line rate is good, 50 % to 80 % fair,
 // below 50 % poor.
@@ -29,9 +29,9 @@ struct path_figure {
 // Nothing when the case was not measured. Allreduce cases give their busbw at the largest size.
 std::optional<path_figure> headline_figure(const core::case_result& c);
 
-line_band band_of(double fraction);
+model::line_band band_of(double fraction);
 
 // "54.8 GB/s" or "3.92 us"; with_fraction adds ", 87 % of line" when there is a line rate.
 std::string figure_text(const path_figure& f, bool with_fraction);
 
-}  // namespace gpubench::reports
+}  // namespace gpubench::reports::page_one

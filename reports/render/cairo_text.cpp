@@ -1,6 +1,6 @@
 #include "reports/render/cairo_text.hpp"
 
-namespace gpubench::reports {
+namespace gpubench::reports::render {
 
 layout_ptr make_layout(cairo_t* cr, const std::string& text, const text_style& style) {
   layout_ptr layout(pango_cairo_create_layout(cr));
@@ -48,4 +48,4 @@ double draw_text(cairo_t* cr, const std::string& text, double x, double y,
   return layout_height(layout.get());
 }
 
-}  // namespace gpubench::reports
+}  // namespace gpubench::reports::render

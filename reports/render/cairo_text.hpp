@@ -7,7 +7,7 @@
 #include <cairo.h>
 #include <pango/pangocairo.h>
 
-namespace gpubench::reports {
+namespace gpubench::reports::render {
 
 struct gobject_unref {
   void operator()(void* p) const { g_object_unref(p); }
@@ -31,4 +31,4 @@ void draw_layout(cairo_t* cr, PangoLayout* layout, double x, double y);
 // One-shot: draws and returns the height used.
 double draw_text(cairo_t* cr, const std::string& text, double x, double y, const text_style& style);
 
-}  // namespace gpubench::reports
+}  // namespace gpubench::reports::render

@@ -10,7 +10,9 @@
 #include "reports/render/cairo_text.hpp"
 #include "reports/render/heatmap_drawing.hpp"
 
-namespace gpubench::reports {
+namespace gpubench::reports::render {
+
+using namespace model;
 
 namespace {
 
@@ -358,4 +360,4 @@ void draw_heatmap(cairo_t* cr, const heatmap& m, double width) {
   cairo_restore(cr);
 }
 
-}  // namespace gpubench::reports
+}  // namespace gpubench::reports::render

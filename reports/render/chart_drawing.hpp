@@ -6,18 +6,18 @@
 
 #include "reports/model/document.hpp"
 
-namespace gpubench::reports {
+namespace gpubench::reports::render {
 
 // Height a chart needs at a given width (the legend grows with the number of lines).
-double chart_height(const line_chart& chart, double width);
-double heatmap_height(const heatmap& map, double width);
+double chart_height(const model::line_chart& chart, double width);
+double heatmap_height(const model::heatmap& map, double width);
 
 // Draws with the top-left corner at the current origin.
-void draw_chart(cairo_t* cr, const line_chart& chart, double width);
-void draw_heatmap(cairo_t* cr, const heatmap& map, double width);
+void draw_chart(cairo_t* cr, const model::line_chart& chart, double width);
+void draw_heatmap(cairo_t* cr, const model::heatmap& map, double width);
 
 // The machine diagram (reports/render/diagram_drawing.cpp).
-double diagram_height(const diagram& d, double width);
-void draw_diagram(cairo_t* cr, const diagram& d, double width);
+double diagram_height(const model::diagram& d, double width);
+void draw_diagram(cairo_t* cr, const model::diagram& d, double width);
 
-}  // namespace gpubench::reports
+}  // namespace gpubench::reports::render

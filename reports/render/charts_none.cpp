@@ -2,7 +2,9 @@
 #include "core/errors.hpp"
 #include "reports/render/charts.hpp"
 
-namespace gpubench::reports {
+namespace gpubench::reports::render {
+
+using namespace model;
 
 namespace {
 constexpr const char* reason =
@@ -27,4 +29,4 @@ void write_pdf(const document&, const std::filesystem::path& path) {
   throw core::usage_error("cannot write " + path.string() + ": this gpubench was " + reason);
 }
 
-}  // namespace gpubench::reports
+}  // namespace gpubench::reports::render

@@ -7,7 +7,9 @@
 
 #include "reports/model/text_format.hpp"
 
-namespace gpubench::reports {
+namespace gpubench::reports::render {
+
+using namespace model;
 
 namespace {
 
@@ -90,4 +92,4 @@ std::string to_csv(const std::vector<run_input>& runs) {
   return out;
 }
 
-}  // namespace gpubench::reports
+}  // namespace gpubench::reports::render

@@ -7,8 +7,8 @@
 
 #include "reports/model/report_inputs.hpp"
 
-namespace gpubench::reports {
+namespace gpubench::reports::render {
 
-std::string to_csv(const std::vector<run_input>& runs);
+std::string to_csv(const std::vector<model::run_input>& runs);
 
-}  // namespace gpubench::reports
+}  // namespace gpubench::reports::render

@@ -8,7 +8,9 @@
 #include "reports/render/cairo_text.hpp"
 #include "reports/render/chart_drawing.hpp"
 
-namespace gpubench::reports {
+namespace gpubench::reports::render {
+
+using namespace model;
 
 namespace {
 
@@ -262,4 +264,4 @@ void draw_diagram(cairo_t* cr, const diagram& d, double width) {
   cairo_restore(cr);
 }
 
-}  // namespace gpubench::reports
+}  // namespace gpubench::reports::render

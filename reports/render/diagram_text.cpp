@@ -1,6 +1,8 @@
 #include "reports/render/diagram_text.hpp"
 
-namespace gpubench::reports {
+namespace gpubench::reports::render {
+
+using namespace model;
 
 std::string to_string(line_band band) {
   switch (band) {
@@ -37,4 +39,4 @@ std::vector<std::string> diagram_lines(const diagram& d) {
   return out;
 }
 
-}  // namespace gpubench::reports
+}  // namespace gpubench::reports::render

@@ -7,7 +7,9 @@
 
 #include "reports/render/cairo_text.hpp"
 
-namespace gpubench::reports {
+namespace gpubench::reports::render {
+
+using namespace model;
 
 namespace {
 
@@ -144,4 +146,4 @@ void draw_heatmap_marks(cairo_t* cr, const heatmap& m, const heatmap_grid& g) {
   cairo_restore(cr);
 }
 
-}  // namespace gpubench::reports
+}  // namespace gpubench::reports::render

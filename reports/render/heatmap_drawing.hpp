@@ -6,7 +6,7 @@
 
 #include "reports/model/document.hpp"
 
-namespace gpubench::reports {
+namespace gpubench::reports::render {
 
 // Where the cells are: top-left corner and the side of one cell, in surface units.
 struct heatmap_grid {
@@ -21,10 +21,10 @@ double heatmap_shade(double v, double lo, double hi, bool higher_is_better);
 void set_heatmap_colour(cairo_t* cr, double v, double shade);
 
 // Every cell as one image, scaled into the grid; row and column ticks by index.
-void draw_heatmap_raster(cairo_t* cr, const heatmap& m, const heatmap_grid& g, double lo,
+void draw_heatmap_raster(cairo_t* cr, const model::heatmap& m, const heatmap_grid& g, double lo,
                          double hi);
 // Red outlines around marked rows and columns (slow nodes) and rings around marked cells
 // (slow links); in raster form, ticks outside the matrix so a one-pixel row still shows.
-void draw_heatmap_marks(cairo_t* cr, const heatmap& m, const heatmap_grid& g);
+void draw_heatmap_marks(cairo_t* cr, const model::heatmap& m, const heatmap_grid& g);
 
-}  // namespace gpubench::reports
+}  // namespace gpubench::reports::render

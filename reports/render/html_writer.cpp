@@ -6,7 +6,9 @@
 #include "reports/render/charts.hpp"
 #include "reports/render/diagram_text.hpp"
 
-namespace gpubench::reports {
+namespace gpubench::reports::render {
+
+using namespace model;
 
 namespace {
 
@@ -65,7 +67,7 @@ void write_table(std::string& out, const table& t) {
 }  // namespace
 
 std::string html_escape(const std::string& text) {
-  return markup_escape(text);
+  return core::markup_escape(text);
 }
 
 std::string to_html(const document& doc) {
@@ -131,4 +133,4 @@ std::string to_html(const document& doc) {
   return out;
 }
 
-}  // namespace gpubench::reports
+}  // namespace gpubench::reports::render

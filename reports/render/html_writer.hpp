@@ -6,11 +6,11 @@
 
 #include "reports/model/document.hpp"
 
-namespace gpubench::reports {
+namespace gpubench::reports::render {
 
-std::string to_html(const document& doc);
+std::string to_html(const model::document& doc);
 
 // Escapes &, <, >, " for HTML text and attributes.
 std::string html_escape(const std::string& text);
 
-}  // namespace gpubench::reports
+}  // namespace gpubench::reports::render

@@ -6,7 +6,9 @@
 #include "reports/render/charts.hpp"
 #include "reports/render/diagram_text.hpp"
 
-namespace gpubench::reports {
+namespace gpubench::reports::render {
+
+using namespace model;
 
 namespace {
 
@@ -107,4 +109,4 @@ std::string to_markdown(const document& doc, const chart_store& store) {
   return out;
 }
 
-}  // namespace gpubench::reports
+}  // namespace gpubench::reports::render

@@ -8,13 +8,13 @@
 
 #include "reports/model/document.hpp"
 
-namespace gpubench::reports {
+namespace gpubench::reports::render {
 
 // Stores one chart (a standalone SVG document) where the Markdown can link to it and returns
 // the link.
 using chart_store = std::function<std::string(const std::string& svg_document)>;
 
 // Without `store`, or in a build without cairo, charts are named instead of drawn.
-std::string to_markdown(const document& doc, const chart_store& store = {});
+std::string to_markdown(const model::document& doc, const chart_store& store = {});
 
-}  // namespace gpubench::reports
+}  // namespace gpubench::reports::render

@@ -12,7 +12,9 @@
 #include "reports/render/chart_drawing.hpp"
 #include "reports/render/charts.hpp"
 
-namespace gpubench::reports {
+namespace gpubench::reports::render {
+
+using namespace model;
 
 namespace {
 
@@ -245,4 +247,4 @@ void write_pdf(const document& doc, const std::filesystem::path& path) {
   std::filesystem::rename(tmp, path);
 }
 
-}  // namespace gpubench::reports
+}  // namespace gpubench::reports::render

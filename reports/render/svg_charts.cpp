@@ -8,7 +8,9 @@
 #include "reports/render/charts.hpp"
 #include "reports/render/svg_ids.hpp"
 
-namespace gpubench::reports {
+namespace gpubench::reports::render {
+
+using namespace model;
 
 namespace {
 
@@ -57,4 +59,4 @@ std::string diagram_svg(const diagram& d, const std::string& id_prefix) {
                 [&](cairo_t* cr) { draw_diagram(cr, d, svg_width); });
 }
 
-}  // namespace gpubench::reports
+}  // namespace gpubench::reports::render

@@ -1,6 +1,6 @@
 #include "reports/render/svg_ids.hpp"
 
-namespace gpubench::reports {
+namespace gpubench::reports::render {
 
 std::string replace_all(const std::string& text, const std::string& from, const std::string& to) {
   if (from.empty()) return text;
@@ -24,4 +24,4 @@ std::string prefix_svg_ids(const std::string& svg, const std::string& prefix) {
   return replace_all(out, "url(#", "url(#" + prefix);
 }
 
-}  // namespace gpubench::reports
+}  // namespace gpubench::reports::render

@@ -3,7 +3,7 @@
 
 #include <string>
 
-namespace gpubench::reports {
+namespace gpubench::reports::render {
 
 // Every `from` in `text` replaced by `to`, in one pass: linear in the size of the text (a
 // replace in place moves the tail each time, quadratic for a chart of thousands of series).
@@ -14,4 +14,4 @@ std::string replace_all(const std::string& text, const std::string& from, const 
 // "<svg" (the XML declaration) is dropped.
 std::string prefix_svg_ids(const std::string& svg, const std::string& prefix);
 
-}  // namespace gpubench::reports
+}  // namespace gpubench::reports::render

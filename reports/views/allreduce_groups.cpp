@@ -7,7 +7,9 @@
 #include "reports/model/series.hpp"
 #include "reports/model/text_format.hpp"
 
-namespace gpubench::reports {
+namespace gpubench::reports::views {
+
+using namespace model;
 
 long long allreduce_nodes(const core::case_result& c) {
   const auto& p = c.params;
@@ -79,4 +81,4 @@ std::optional<double> allreduce_seconds(const core::case_result& c, const core::
   return std::nullopt;
 }
 
-}  // namespace gpubench::reports
+}  // namespace gpubench::reports::views

@@ -12,7 +12,7 @@
 
 #include "core/result.hpp"
 
-namespace gpubench::reports {
+namespace gpubench::reports::views {
 
 struct allreduce_group {
   nlohmann::json params;  // the shared parameters (no nodes, no ranks)
@@ -31,4 +31,4 @@ std::vector<allreduce_group> allreduce_groups(const core::result_file& f);
 // median when the metric is a time, else bytes / algbw. Nothing when none is known.
 std::optional<double> allreduce_seconds(const core::case_result& c, const core::point_result& p);
 
-}  // namespace gpubench::reports
+}  // namespace gpubench::reports::views

@@ -11,7 +11,9 @@
 #include "reports/views/view_blocks.hpp"
 #include "reports/views/views.hpp"
 
-namespace gpubench::reports {
+namespace gpubench::reports::views {
+
+using namespace model;
 
 namespace {
 
@@ -204,4 +206,4 @@ section allreduce_view(const std::string& title, std::vector<case_ref> cases,
   return s;
 }
 
-}  // namespace gpubench::reports
+}  // namespace gpubench::reports::views

@@ -5,7 +5,9 @@
 #include <map>
 #include <string>
 
-namespace gpubench::reports {
+namespace gpubench::reports::views {
+
+using namespace model;
 
 namespace {
 
@@ -39,4 +41,4 @@ std::vector<chart_series> spread_series(const std::vector<chart_series>& variant
   return {std::move(best), std::move(middle), std::move(worst)};
 }
 
-}  // namespace gpubench::reports
+}  // namespace gpubench::reports::views

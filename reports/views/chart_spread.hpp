@@ -8,7 +8,7 @@
 
 #include "reports/model/document.hpp"
 
-namespace gpubench::reports {
+namespace gpubench::reports::views {
 
 // As many lines as the chart palette has distinct colours.
 inline constexpr std::size_t max_drawn_series = 10;
@@ -16,7 +16,7 @@ inline constexpr std::size_t max_drawn_series = 10;
 // Three series over every x that some variant has: the best, the median and the worst value of
 // the variants measured at that x ("best" by `higher_is_better`). Bands are not kept: a spread
 // of medians has no p99. Empty when `variants` is empty.
-std::vector<chart_series> spread_series(const std::vector<chart_series>& variants,
-                                        bool higher_is_better);
+std::vector<model::chart_series> spread_series(const std::vector<model::chart_series>& variants,
+                                               bool higher_is_better);
 
-}  // namespace gpubench::reports
+}  // namespace gpubench::reports::views

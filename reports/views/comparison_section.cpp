@@ -8,7 +8,9 @@
 #include "reports/compare/comparison.hpp"
 #include "reports/model/text_format.hpp"
 
-namespace gpubench::reports {
+namespace gpubench::reports::views {
+
+using namespace model;
 
 namespace {
 
@@ -91,4 +93,4 @@ std::optional<section> comparison_section(const std::vector<run_input>& runs) {
   return s;
 }
 
-}  // namespace gpubench::reports
+}  // namespace gpubench::reports::views

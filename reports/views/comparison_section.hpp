@@ -8,9 +8,9 @@
 #include "reports/model/document.hpp"
 #include "reports/model/report_inputs.hpp"
 
-namespace gpubench::reports {
+namespace gpubench::reports::views {
 
 // Nothing for a single run.
-std::optional<section> comparison_section(const std::vector<run_input>& runs);
+std::optional<model::section> comparison_section(const std::vector<model::run_input>& runs);
 
-}  // namespace gpubench::reports
+}  // namespace gpubench::reports::views

@@ -5,7 +5,9 @@
 
 #include "reports/model/text_format.hpp"
 
-namespace gpubench::reports {
+namespace gpubench::reports::views {
+
+using namespace model;
 
 namespace {
 
@@ -125,4 +127,4 @@ void append_cpu_comparison(section& s, std::vector<case_ref> cases) {
     s.blocks.emplace_back(note{n});
 }
 
-}  // namespace gpubench::reports
+}  // namespace gpubench::reports::views

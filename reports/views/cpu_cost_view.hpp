@@ -10,7 +10,7 @@
 #include "reports/model/document.hpp"
 #include "reports/model/series.hpp"
 
-namespace gpubench::reports {
+namespace gpubench::reports::views {
 
 // How a network case waited for data: "busy-poll" | "blocking" (TCP), "poll" | "event"
 // (RDMA). From its context's completion_mode; results written before it was recorded fall
@@ -23,10 +23,11 @@ std::string wait_class_of(const std::string& mode);
 // every TCP and RDMA case of one class with a common message size and a CPU cost at it, of
 // the same run and, when both name a direction, the same direction; empty rows when nothing
 // compares. `notes` gets one line per case without a counterpart.
-table cpu_cost_table(const std::vector<case_ref>& cases, std::vector<std::string>& notes);
+model::table cpu_cost_table(const std::vector<model::case_ref>& cases,
+                            std::vector<std::string>& notes);
 
 // Appends the paragraph, the table and the notes to a network view's section, when the view
 // has both TCP and RDMA cases.
-void append_cpu_comparison(section& s, std::vector<case_ref> cases);
+void append_cpu_comparison(model::section& s, std::vector<model::case_ref> cases);
 
-}  // namespace gpubench::reports
+}  // namespace gpubench::reports::views

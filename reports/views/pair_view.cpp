@@ -9,7 +9,9 @@
 #include "reports/views/view_blocks.hpp"
 #include "reports/views/views.hpp"
 
-namespace gpubench::reports {
+namespace gpubench::reports::views {
+
+using namespace model;
 
 namespace {
 
@@ -110,4 +112,4 @@ section pair_view(const std::string& title, std::vector<case_ref> cases,
   return s;
 }
 
-}  // namespace gpubench::reports
+}  // namespace gpubench::reports::views

@@ -4,7 +4,9 @@
 
 #include "reports/model/text_format.hpp"
 
-namespace gpubench::reports {
+namespace gpubench::reports::views {
+
+using namespace model;
 
 namespace {
 
@@ -143,4 +145,4 @@ section summary_section(const std::vector<run_input>& runs) {
   return s;
 }
 
-}  // namespace gpubench::reports
+}  // namespace gpubench::reports::views

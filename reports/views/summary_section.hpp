@@ -6,12 +6,12 @@
 #include "reports/model/document.hpp"
 #include "reports/model/report_inputs.hpp"
 
-namespace gpubench::reports {
+namespace gpubench::reports::views {
 
-section summary_section(const std::vector<run_input>& runs);
+model::section summary_section(const std::vector<model::run_input>& runs);
 
 // A system block value in one line: scalars as text, objects as "key: value; ...", device
 // lists as "8 x name (key=value, ...); name (...)", identical devices counted once.
 std::string system_value_text(const nlohmann::json& value);
 
-}  // namespace gpubench::reports
+}  // namespace gpubench::reports::views

@@ -10,7 +10,9 @@
 #include "reports/model/text_format.hpp"
 #include "reports/views/chart_spread.hpp"
 
-namespace gpubench::reports {
+namespace gpubench::reports::views {
+
+using namespace model;
 
 namespace {
 
@@ -262,4 +264,4 @@ void append_common_blocks(section& s, const std::vector<case_ref>& all,
   if (auto t = not_measured_table(all); !t.rows.empty()) s.blocks.emplace_back(std::move(t));
 }
 
-}  // namespace gpubench::reports
+}  // namespace gpubench::reports::views

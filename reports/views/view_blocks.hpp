@@ -9,16 +9,16 @@
 #include "reports/model/references.hpp"
 #include "reports/model/series.hpp"
 
-namespace gpubench::reports {
+namespace gpubench::reports::views {
 
 // One row per point of each measured case: the stats stored in the file, % of the line rate
 // for bandwidth, and the point extras (cpu_seconds_per_gb, algbw, busbw) when present.
-table point_table(const std::vector<case_ref>& cases);
+model::table point_table(const std::vector<model::case_ref>& cases);
 
 // The compact table beside a chart: one row per case at its headline size (bandwidth: median
 // and % of line rate at the largest size; latency: p50 and p99 at the smallest and p50 at the
 // largest). The full per-size table goes to the appendix.
-table summary_table(const std::vector<case_ref>& cases);
+model::table summary_table(const std::vector<model::case_ref>& cases);
 
 // The value a chart plots for a point: an extra (busbw) when `extra_key` is set, else the
 // median of the stored statistics.
@@ -27,28 +27,28 @@ double plotted_value(const core::point_result& p, const std::string& extra_key);
 // Median against message size, one line per case (past max_drawn_series cases, their spread:
 // best, median and worst at each size); latency gets the p50-p99 band. Line rates
 // and matching reference figures are drawn as horizontal lines. `extra_key` plots an extra.
-line_chart size_chart(const std::string& title, const std::vector<case_ref>& cases,
-                      const std::vector<const reference_figure*>& refs,
-                      const std::string& extra_key = "", const std::string& y_label = "");
+model::line_chart size_chart(const std::string& title, const std::vector<model::case_ref>& cases,
+                             const std::vector<const model::reference_figure*>& refs,
+                             const std::string& extra_key = "", const std::string& y_label = "");
 
 // True when some case has at least two sizes, so a chart against size says something.
-bool has_size_axis(const std::vector<case_ref>& cases);
+bool has_size_axis(const std::vector<model::case_ref>& cases);
 
 // The path each case crossed (its context) and the basis of its line rate.
-table path_table(const std::vector<case_ref>& cases);
+model::table path_table(const std::vector<model::case_ref>& cases);
 
 // Reference figures that match the hardware and parameters of the measured cases.
-std::vector<const reference_figure*> matching_references(const std::vector<case_ref>& cases,
-                                                         const reference_set& refs);
+std::vector<const model::reference_figure*> matching_references(
+    const std::vector<model::case_ref>& cases, const model::reference_set& refs);
 // The figures as a table, titled so nobody mistakes them for measurements.
-table reference_table(const std::vector<const reference_figure*>& refs);
+model::table reference_table(const std::vector<const model::reference_figure*>& refs);
 
 // Cases of the view that were skipped or failed, with the reason, as a table.
-table not_measured_table(const std::vector<case_ref>& cases);
+model::table not_measured_table(const std::vector<model::case_ref>& cases);
 
 // Appends the path, reference and not-measured blocks when they have rows.
-void append_common_blocks(section& s, const std::vector<case_ref>& all,
-                          const std::vector<case_ref>& ok,
-                          const std::vector<const reference_figure*>& refs);
+void append_common_blocks(model::section& s, const std::vector<model::case_ref>& all,
+                          const std::vector<model::case_ref>& ok,
+                          const std::vector<const model::reference_figure*>& refs);
 
-}  // namespace gpubench::reports
+}  // namespace gpubench::reports::views

@@ -6,7 +6,9 @@
 #include "reports/views/cpu_cost_view.hpp"
 #include "reports/views/view_blocks.hpp"
 
-namespace gpubench::reports {
+namespace gpubench::reports::views {
+
+using namespace model;
 
 std::string view_key(const std::string& benchmark) {
   if (benchmark.rfind("net.", 0) == 0) {
@@ -94,4 +96,4 @@ measurement_parts measurement_sections(const std::vector<run_input>& runs,
   return out;
 }
 
-}  // namespace gpubench::reports
+}  // namespace gpubench::reports::views

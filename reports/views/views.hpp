@@ -10,16 +10,16 @@
 #include "reports/model/report_inputs.hpp"
 #include "reports/model/series.hpp"
 
-namespace gpubench::reports {
+namespace gpubench::reports::views {
 
 // One section per view that has measured cases, in the order the files list them (chart and
 // compact tables), and for the appendix one level-2 section per view with every point.
 struct measurement_parts {
-  std::vector<section> views;
-  std::vector<section> appendix;
+  std::vector<model::section> views;
+  std::vector<model::section> appendix;
 };
-measurement_parts measurement_sections(const std::vector<run_input>& runs,
-                                       const reference_set& refs);
+measurement_parts measurement_sections(const std::vector<model::run_input>& runs,
+                                       const model::reference_set& refs);
 
 // Which view a benchmark belongs to: net.tcp.latency and net.rdma.latency share
 // "net.latency" so TCP and RDMA land on one chart; other ids are their own view.
@@ -27,12 +27,13 @@ std::string view_key(const std::string& benchmark);
 std::string view_title(const std::string& key);
 
 // Bandwidth or latency against message size, one line per parameter combination.
-section generic_view(const std::string& title, std::vector<case_ref> cases,
-                     const reference_set& refs);
+model::section generic_view(const std::string& title, std::vector<model::case_ref> cases,
+                            const model::reference_set& refs);
 // GPU pair matrices (params src, dst) as heatmaps; cases that are not pairs get the generic view.
-section pair_view(const std::string& title, std::vector<case_ref> cases, const reference_set& refs);
+model::section pair_view(const std::string& title, std::vector<model::case_ref> cases,
+                         const model::reference_set& refs);
 // Allreduce bus bandwidth per node count and the 1 -> N node scaling table.
-section allreduce_view(const std::string& title, std::vector<case_ref> cases,
-                       const reference_set& refs);
+model::section allreduce_view(const std::string& title, std::vector<model::case_ref> cases,
+                              const model::reference_set& refs);
 
-}  // namespace gpubench::reports
+}  // namespace gpubench::reports::views

@@ -4,8 +4,10 @@
 #include "reports/views/chart_spread.hpp"
 #include "reports/views/view_blocks.hpp"
 
-namespace gpubench::reports {
+namespace gpubench::reports::views {
 namespace {
+
+using namespace model;
 
 chart_series series_of(std::vector<std::pair<double, double>> xy) {
   chart_series s;
@@ -85,4 +87,4 @@ TEST(ChartSpread, SizeChartDrawsTheSpreadOfManyCases) {
 }
 
 }  // namespace
-}  // namespace gpubench::reports
+}  // namespace gpubench::reports::views

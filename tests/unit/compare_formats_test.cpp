@@ -9,7 +9,7 @@
 #include "core/errors.hpp"
 #include "core/result_json.hpp"
 
-namespace gpubench::compare {
+namespace gpubench::reports::compare {
 namespace {
 
 const std::string golden = std::string(GPUBENCH_TEST_DATA) + "/compare/";
@@ -164,4 +164,4 @@ TEST(compare_formats, the_checker_catches_broken_xml) {
 }
 
 }  // namespace
-}  // namespace gpubench::compare
+}  // namespace gpubench::reports::compare

@@ -12,7 +12,7 @@
 #include "core/errors.hpp"
 #include "core/result_json.hpp"
 
-namespace gpubench::compare {
+namespace gpubench::reports::compare {
 namespace {
 
 using nlohmann::json;
@@ -171,4 +171,4 @@ TEST(compare_references, unit_mismatch_is_bad_input_and_no_match_is_removed) {
 }
 
 }  // namespace
-}  // namespace gpubench::compare
+}  // namespace gpubench::reports::compare

@@ -5,7 +5,7 @@
 
 #include "core/errors.hpp"
 
-namespace gpubench::compare {
+namespace gpubench::reports::compare {
 namespace {
 
 TEST(compare_thresholds, percentages_with_or_without_the_sign) {
@@ -43,4 +43,4 @@ TEST(compare_thresholds, unknown_keys_are_reported) {
 }
 
 }  // namespace
-}  // namespace gpubench::compare
+}  // namespace gpubench::reports::compare

@@ -9,7 +9,7 @@
 #include "core/errors.hpp"
 #include "core/statistics.hpp"
 
-namespace gpubench::compare {
+namespace gpubench::reports::compare {
 namespace {
 
 // Twelve samples around `centre`, spread by +-spread (a fixed, repeatable pattern).
@@ -213,4 +213,4 @@ TEST(comparison, severity_puts_regressions_first) {
 }
 
 }  // namespace
-}  // namespace gpubench::compare
+}  // namespace gpubench::reports::compare

@@ -9,8 +9,10 @@
 #include "reports/page_one/findings/finding.hpp"
 #include "reports/page_one/findings/rules.hpp"
 
-namespace gpubench::reports::findings {
+namespace gpubench::reports::page_one::findings {
 namespace {
+
+using namespace model;
 
 run_input fixture(const std::string& name) {
   run_input r;
@@ -296,4 +298,4 @@ TEST(FindingRules, NoClusterNoSuspects) {
 }
 
 }  // namespace
-}  // namespace gpubench::reports::findings
+}  // namespace gpubench::reports::page_one::findings

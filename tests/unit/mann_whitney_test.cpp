@@ -6,7 +6,7 @@
 
 #include <gtest/gtest.h>
 
-namespace gpubench::compare {
+namespace gpubench::reports::compare {
 namespace {
 
 TEST(mann_whitney, midranks_share_the_mean_rank_of_ties) {
@@ -104,4 +104,4 @@ TEST(mann_whitney, ignores_non_finite_samples) {
 }
 
 }  // namespace
-}  // namespace gpubench::compare
+}  // namespace gpubench::reports::compare

@@ -11,8 +11,10 @@
 #include "reports/page_one/projection/projection.hpp"
 #include "reports/page_one/projection/projection_model.hpp"
 
-namespace gpubench::reports {
+namespace gpubench::reports::page_one::projection {
 namespace {
+
+using namespace model;
 
 using projection::size_time;
 
@@ -123,4 +125,4 @@ TEST(ProjectionSection, NothingWithoutTwoNodeCounts) {
 }
 
 }  // namespace
-}  // namespace gpubench::reports
+}  // namespace gpubench::reports::page_one::projection

@@ -3,8 +3,10 @@
 
 #include "reports/views/cpu_cost_view.hpp"
 
-namespace gpubench::reports {
+namespace gpubench::reports::views {
 namespace {
+
+using namespace model;
 
 core::case_result net_case(const std::string& id, nlohmann::json params, double cost,
                            const std::string& mode = "") {
@@ -84,4 +86,4 @@ TEST(ReportCpuCost, OnlyOneRunsCasesOfOneDirectionAreSetSideBySide) {
 }
 
 }  // namespace
-}  // namespace gpubench::reports
+}  // namespace gpubench::reports::views

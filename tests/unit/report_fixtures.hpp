@@ -14,11 +14,11 @@ inline const std::filesystem::path& fixtures() {
   return dir;
 }
 
-inline std::vector<run_input> load(std::initializer_list<const char*> names) {
+inline std::vector<model::run_input> load(std::initializer_list<const char*> names) {
   std::vector<std::filesystem::path> paths;
   for (const char* n : names)
     paths.push_back(fixtures() / n);
-  return load_runs(paths);
+  return model::load_runs(paths);
 }
 
 }  // namespace gpubench::reports::fixture_files

@@ -19,6 +19,9 @@
 namespace gpubench::reports {
 namespace {
 
+using namespace model;
+using namespace page_one;
+
 using fixture_files::fixtures;
 using fixture_files::load;
 

@@ -24,6 +24,9 @@
 namespace gpubench::reports {
 namespace {
 
+using namespace model;
+using namespace render;
+
 using fixture_files::fixtures;
 using fixture_files::load;
 

@@ -159,7 +159,7 @@ TEST(StrictReader, DirectoryIsSaidToBeADirectory) {
   } catch (const input_error& e) {
     EXPECT_NE(std::string(e.what()).find("is a directory"), std::string::npos) << e.what();
   }
-  EXPECT_THROW(gpubench::compare::read_reference_file(dir), input_error);
+  EXPECT_THROW(gpubench::reports::compare::read_reference_file(dir), input_error);
   fs::remove(dir);
 }
 
@@ -170,7 +170,7 @@ TEST(StrictReader, ReferenceFileWithDuplicateKey) {
     "references": [{"benchmark": "net.tcp.latency", "unit": "us", "expected": 10,
                     "upper": 12, "upper": 1000}]}]})";
   try {
-    gpubench::compare::read_reference_file(path);
+    gpubench::reports::compare::read_reference_file(path);
     FAIL() << "a duplicate key was accepted";
   } catch (const input_error& e) {
     EXPECT_NE(std::string(e.what()).find("duplicate key 'systems[0].references[0].upper'"),

@@ -5,8 +5,8 @@
 
 #include "reports/render/svg_ids.hpp"
 
-using gpubench::reports::prefix_svg_ids;
-using gpubench::reports::replace_all;
+using gpubench::reports::render::prefix_svg_ids;
+using gpubench::reports::render::replace_all;
 
 TEST(SvgIds, PrefixesIdsAndTheirReferences) {
   const std::string svg =

@@ -6,7 +6,9 @@
 #include "reports/page_one/findings/finding.hpp"
 #include "reports/page_one/findings/rules.hpp"
 
-namespace gpubench::reports::findings {
+namespace gpubench::reports::page_one::findings {
+
+using namespace model;
 
 std::string to_string(severity s) {
   switch (s) {
@@ -42,4 +44,4 @@ std::vector<finding> evaluate(const run_input& run, const rule_options& options)
   return all;
 }
 
-}  // namespace gpubench::reports::findings
+}  // namespace gpubench::reports::page_one::findings

@@ -9,7 +9,7 @@
 
 #include "reports/model/report_inputs.hpp"
 
-namespace gpubench::reports::findings {
+namespace gpubench::reports::page_one::findings {
 
 enum class severity { problem, warning, info };
 std::string to_string(severity s);  // "problem" | "warning" | "info"
@@ -36,6 +36,6 @@ struct rule_options {
 };
 
 // Every rule over one run, in a stable order (problems first).
-std::vector<finding> evaluate(const run_input& run, const rule_options& options = {});
+std::vector<finding> evaluate(const model::run_input& run, const rule_options& options = {});
 
-}  // namespace gpubench::reports::findings
+}  // namespace gpubench::reports::page_one::findings

@@ -10,7 +10,9 @@
 #include "reports/model/series.hpp"
 #include "reports/model/text_format.hpp"
 
-namespace gpubench::reports::findings {
+namespace gpubench::reports::page_one::findings {
+
+using namespace model;
 
 std::optional<long long> int_param(const core::case_result& c, const std::string& key) {
   if (!c.params.is_object()) return std::nullopt;
@@ -115,4 +117,4 @@ std::string percent(double fraction) {
   return fmt::format("{:.0f} %", fraction * 100);
 }
 
-}  // namespace gpubench::reports::findings
+}  // namespace gpubench::reports::page_one::findings

@@ -10,7 +10,7 @@
 
 #include "core/result.hpp"
 
-namespace gpubench::reports::findings {
+namespace gpubench::reports::page_one::findings {
 
 // An integer parameter (gpu, src, dst, numa, streams, nodes), or nothing when absent or not one.
 std::optional<long long> int_param(const core::case_result& c, const std::string& key);
@@ -49,4 +49,4 @@ std::string figure(double value, const std::string& unit);
 // "38 %": a fraction as a whole percentage.
 std::string percent(double fraction);
 
-}  // namespace gpubench::reports::findings
+}  // namespace gpubench::reports::page_one::findings

@@ -7,7 +7,7 @@
 #include "core/result.hpp"
 #include "reports/page_one/findings/finding.hpp"
 
-namespace gpubench::reports::findings {
+namespace gpubench::reports::page_one::findings {
 
 // pcie.link_degraded: host<->GPU far below the capable line rate, link trained below capable.
 std::vector<finding> pcie_link_rule(const core::result_file& f, const rule_options& o);
@@ -30,4 +30,4 @@ std::vector<finding> allreduce_scaling_rule(const core::result_file& f, const ru
 // cluster.suspect: each slow node or link that reports/cluster names.
 std::vector<finding> cluster_suspect_rule(const core::result_file& f, const rule_options& o);
 
-}  // namespace gpubench::reports::findings
+}  // namespace gpubench::reports::page_one::findings

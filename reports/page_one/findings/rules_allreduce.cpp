@@ -16,7 +16,10 @@
 #include "reports/page_one/findings/rules.hpp"
 #include "reports/views/allreduce_groups.hpp"
 
-namespace gpubench::reports::findings {
+namespace gpubench::reports::page_one::findings {
+
+using namespace model;
+using namespace views;
 
 namespace {
 
@@ -87,4 +90,4 @@ std::vector<finding> allreduce_scaling_rule(const core::result_file& f, const ru
   return out;
 }
 
-}  // namespace gpubench::reports::findings
+}  // namespace gpubench::reports::page_one::findings

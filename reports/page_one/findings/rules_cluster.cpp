@@ -6,7 +6,9 @@
 #include "reports/page_one/findings/rule_helpers.hpp"
 #include "reports/page_one/findings/rules.hpp"
 
-namespace gpubench::reports::findings {
+namespace gpubench::reports::page_one::findings {
+
+using namespace model;
 
 std::vector<finding> cluster_suspect_rule(const core::result_file& f, const rule_options&) {
   std::vector<finding> out;
@@ -33,4 +35,4 @@ std::vector<finding> cluster_suspect_rule(const core::result_file& f, const rule
   return out;
 }
 
-}  // namespace gpubench::reports::findings
+}  // namespace gpubench::reports::page_one::findings

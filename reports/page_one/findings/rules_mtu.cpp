@@ -10,7 +10,9 @@
 #include "reports/page_one/findings/rule_helpers.hpp"
 #include "reports/page_one/findings/rules.hpp"
 
-namespace gpubench::reports::findings {
+namespace gpubench::reports::page_one::findings {
+
+using namespace model;
 
 namespace {
 
@@ -104,4 +106,4 @@ std::vector<finding> mtu_rule(const core::result_file& f, const rule_options& o)
   return out;
 }
 
-}  // namespace gpubench::reports::findings
+}  // namespace gpubench::reports::page_one::findings

@@ -15,7 +15,10 @@
 #include "reports/page_one/findings/rules.hpp"
 #include "reports/views/cpu_cost_view.hpp"
 
-namespace gpubench::reports::findings {
+namespace gpubench::reports::page_one::findings {
+
+using namespace model;
+using namespace views;
 
 namespace {
 
@@ -133,4 +136,4 @@ std::vector<finding> single_stream_rule(const core::result_file& f, const rule_o
            "IRQ affinity and the core's clock, or use RDMA"}};
 }
 
-}  // namespace gpubench::reports::findings
+}  // namespace gpubench::reports::page_one::findings

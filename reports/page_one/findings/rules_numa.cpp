@@ -11,7 +11,9 @@
 #include "reports/page_one/findings/rule_helpers.hpp"
 #include "reports/page_one/findings/rules.hpp"
 
-namespace gpubench::reports::findings {
+namespace gpubench::reports::page_one::findings {
+
+using namespace model;
 
 namespace {
 
@@ -86,4 +88,4 @@ std::vector<finding> remote_numa_rule(const core::result_file& f, const rule_opt
   return out;
 }
 
-}  // namespace gpubench::reports::findings
+}  // namespace gpubench::reports::page_one::findings

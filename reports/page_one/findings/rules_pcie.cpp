@@ -13,7 +13,9 @@
 #include "reports/page_one/findings/rule_helpers.hpp"
 #include "reports/page_one/findings/rules.hpp"
 
-namespace gpubench::reports::findings {
+namespace gpubench::reports::page_one::findings {
+
+using namespace model;
 
 namespace {
 
@@ -113,4 +115,4 @@ std::vector<finding> pcie_link_rule(const core::result_file& f, const rule_optio
   return out;
 }
 
-}  // namespace gpubench::reports::findings
+}  // namespace gpubench::reports::page_one::findings

@@ -12,7 +12,9 @@
 #include "reports/page_one/findings/rule_helpers.hpp"
 #include "reports/page_one/findings/rules.hpp"
 
-namespace gpubench::reports::findings {
+namespace gpubench::reports::page_one::findings {
+
+using namespace model;
 
 namespace {
 
@@ -113,4 +115,4 @@ std::vector<finding> peer_access_rule(const core::result_file& f, const rule_opt
            "driver's answer per pair)"}};
 }
 
-}  // namespace gpubench::reports::findings
+}  // namespace gpubench::reports::page_one::findings

@@ -13,7 +13,9 @@
 #include "reports/page_one/findings/rule_helpers.hpp"
 #include "reports/page_one/findings/rules.hpp"
 
-namespace gpubench::reports::findings {
+namespace gpubench::reports::page_one::findings {
+
+using namespace model;
 
 namespace {
 
@@ -158,4 +160,4 @@ std::vector<finding> host_outlier_rule(const core::result_file& f, const rule_op
   return out;
 }
 
-}  // namespace gpubench::reports::findings
+}  // namespace gpubench::reports::page_one::findings

@@ -12,7 +12,10 @@
 #include "reports/page_one/projection/projection_model.hpp"
 #include "reports/views/allreduce_groups.hpp"
 
-namespace gpubench::reports {
+namespace gpubench::reports::page_one::projection {
+
+using namespace model;
+using namespace views;
 
 namespace {
 
@@ -231,4 +234,4 @@ std::optional<section> projection_section(const std::vector<run_input>& runs,
   return s;
 }
 
-}  // namespace gpubench::reports
+}  // namespace gpubench::reports::page_one::projection

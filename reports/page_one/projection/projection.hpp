@@ -11,10 +11,10 @@
 #include "reports/model/report_inputs.hpp"
 #include "reports/model/report_options.hpp"
 
-namespace gpubench::reports {
+namespace gpubench::reports::page_one::projection {
 
 // The projection section, or nothing when no run measured allreduce at two or more node counts.
-std::optional<section> projection_section(const std::vector<run_input>& runs,
-                                          const report_options& options);
+std::optional<model::section> projection_section(const std::vector<model::run_input>& runs,
+                                                 const model::report_options& options);
 
-}  // namespace gpubench::reports
+}  // namespace gpubench::reports::page_one::projection

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
-namespace gpubench::reports::projection {
+namespace gpubench::reports::page_one::projection {
 
 std::optional<std::pair<size_time, size_time>> bracket(const std::vector<size_time>& measured,
                                                        double bytes) {
@@ -44,4 +44,4 @@ std::vector<gradient> gradients() {
   };
 }
 
-}  // namespace gpubench::reports::projection
+}  // namespace gpubench::reports::page_one::projection

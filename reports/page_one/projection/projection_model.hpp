@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-namespace gpubench::reports::projection {
+namespace gpubench::reports::page_one::projection {
 
 struct size_time {
   double bytes = 0;
@@ -40,4 +40,4 @@ struct gradient {
 // 100 MB, 1.4 GB, 6 GB (decimal units), with their arithmetic.
 std::vector<gradient> gradients();
 
-}  // namespace gpubench::reports::projection
+}  // namespace gpubench::reports::page_one::projection
