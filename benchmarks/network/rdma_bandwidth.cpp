@@ -9,6 +9,7 @@ void register_net_rdma_bandwidth(core::registry& r) {
   add_rdma_options(r);
   core::benchmark_def def;
   def.id = "net.rdma.bandwidth";
+  def.kind = core::network_kind("rdma", {"peer", "device"});
   def.suites = {"network"};
   def.description = "RDMA verbs bandwidth (send/write/read), perftest method, with CPU cost";
   def.metric = core::bandwidth_metric();

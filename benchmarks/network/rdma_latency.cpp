@@ -11,6 +11,7 @@ void register_net_rdma_latency(core::registry& r) {
   r.add_system_probe(transports::rdma::add_rdma_system_info);
   core::benchmark_def def;
   def.id = "net.rdma.latency";
+  def.kind = core::network_kind("rdma", {"peer", "device"});
   def.suites = {"network"};
   def.description = "RDMA verbs latency (send/write/read), one-way, perftest method";
   def.metric = core::latency_metric();

@@ -11,6 +11,7 @@ void register_net_tcp_bandwidth(core::registry& r) {
   network::add_p2p_options(r);
   core::benchmark_def def;
   def.id = "net.tcp.bandwidth";
+  def.kind = core::network_kind("tcp", {"peer"});
   def.suites = {"network"};
   def.description = "TCP streaming bandwidth, to/from the peer and bidirectional, 1 and N streams";
   def.metric = core::bandwidth_metric();

@@ -10,6 +10,7 @@ void register_net_tcp_latency(core::registry& r) {
   network::add_p2p_options(r);
   core::benchmark_def def;
   def.id = "net.tcp.latency";
+  def.kind = core::network_kind("tcp", {"peer"});
   def.suites = {"network"};
   def.description = "TCP ping-pong latency, one-way, with CPU cost of both sides";
   def.metric = core::latency_metric();
