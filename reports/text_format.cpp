@@ -25,17 +25,6 @@ std::string format_size(std::uint64_t bytes) {
   return std::to_string(bytes) + suffixes[unit];
 }
 
-std::string param_text(const nlohmann::json& v) {
-  return v.is_string() ? v.get<std::string>() : v.dump();
-}
-
-std::string params_text(const nlohmann::json& params) {
-  std::string out;
-  for (const auto& [key, value] : params.items())
-    out += (out.empty() ? "" : ", ") + key + "=" + param_text(value);
-  return out;
-}
-
 std::string format_ratio(double r) {
   return std::isfinite(r) ? fmt::format("{:.2f}x", r) : std::string("-");
 }

@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <string>
 
-#include <nlohmann/json.hpp>
+#include "core/params_text.hpp"
 
 namespace gpubench::reports {
 
@@ -12,10 +12,10 @@ namespace gpubench::reports {
 std::string format_value(double v);
 // "8B", "4K", "64M", "1G": short binary sizes for axes and tables.
 std::string format_size(std::uint64_t bytes);
-// A parameter value as text: strings bare, everything else as JSON.
-std::string param_text(const nlohmann::json& v);
-// "memory=pinned, engine=ce"; empty for no parameters.
-std::string params_text(const nlohmann::json& params);
+// Parameters are spelled as everywhere else in the program (core/params_text.hpp); the report
+// code calls them unqualified.
+using core::param_text;
+using core::params_text;
 // Ratio as "1.23x".
 std::string format_ratio(double r);
 
