@@ -9,7 +9,7 @@
 
 #include "core/result.hpp"
 #include "core/run_context.hpp"
-#include "transports/cluster/cluster_run.hpp"
+#include "cluster/cluster_run.hpp"
 
 namespace gpubench::cli {
 

@@ -1,4 +1,4 @@
-#include "transports/cluster/pair_roles.hpp"
+#include "cluster/pair_roles.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -7,7 +7,7 @@
 
 #include "core/cluster.hpp"
 #include "core/runner.hpp"
-#include "transports/cluster/mpi_messages.hpp"
+#include "cluster/mpi_messages.hpp"
 #include "transports/collective/net_interfaces.hpp"
 #include "transports/collective/watchdog.hpp"
 #include "transports/control/server.hpp"

@@ -1,4 +1,4 @@
-#include "transports/cluster/cluster_run.hpp"
+#include "cluster/cluster_run.hpp"
 
 #include <mpi.h>
 
@@ -14,9 +14,9 @@
 #include "core/cluster_schedule.hpp"
 #include "core/result_json.hpp"
 #include "core/runner.hpp"
-#include "transports/cluster/launch_secret.hpp"
-#include "transports/cluster/mpi_messages.hpp"
-#include "transports/cluster/pair_roles.hpp"
+#include "cluster/launch_secret.hpp"
+#include "cluster/mpi_messages.hpp"
+#include "cluster/pair_roles.hpp"
 #include "transports/collective/launch_env.hpp"
 #include "transports/collective/watchdog.hpp"
 #include "transports/mpi/mpi_session.hpp"
