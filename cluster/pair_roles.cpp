@@ -5,9 +5,9 @@
 #include <stdexcept>
 #include <thread>
 
+#include "cluster/mpi_messages.hpp"
 #include "core/cluster.hpp"
 #include "core/runner.hpp"
-#include "cluster/mpi_messages.hpp"
 #include "transports/collective/net_interfaces.hpp"
 #include "transports/collective/watchdog.hpp"
 #include "transports/control/server.hpp"

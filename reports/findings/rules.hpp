@@ -27,7 +27,7 @@ std::vector<finding> single_stream_rule(const core::result_file& f, const rule_o
 std::vector<finding> mtu_rule(const core::result_file& f, const rule_options& o);
 // allreduce.scaling: bus bandwidth per node count against the first multi-node count.
 std::vector<finding> allreduce_scaling_rule(const core::result_file& f, const rule_options& o);
-// cluster.suspect: each slow node or link that reports/cluster names.
+// cluster.suspect: each slow node or link that the cluster verdict (cluster/) names.
 std::vector<finding> cluster_suspect_rule(const core::result_file& f, const rule_options& o);
 
 }  // namespace gpubench::reports::findings

@@ -13,9 +13,9 @@
 #include <vector>
 
 #include "benchmarks/register_all.hpp"
+#include "cluster/launch_secret.hpp"
 #include "core/registry.hpp"
 #include "core/run_context.hpp"
-#include "cluster/launch_secret.hpp"
 #include "transports/control/client.hpp"
 #include "transports/control/server.hpp"
 #include "transports/tcp/tcp_transport.hpp"
