@@ -1,6 +1,7 @@
 // What every cluster launch does around its sequence (built with or without MPI): the options it
 // refuses, and rank 0's ending.
 #include <cstdio>
+#include <utility>
 
 #include <fmt/format.h>
 
