@@ -8,7 +8,7 @@
 #include <fmt/format.h>
 
 #include "cli/command.hpp"
-#include "cli/run_setup.hpp"
+#include "core/system/system_probe.hpp"
 #include "core/text_table.hpp"
 
 namespace gpubench::cli {
@@ -195,7 +195,7 @@ command setup_topo(CLI::App& app, const environment& env) {
   auto as_json = std::make_shared<bool>(false);
   sub->add_flag("--json", *as_json, "Print the system block as JSON");
   return {sub, [&env, as_json] {
-            const auto system = describe_system(env.registry);
+            const auto system = core::describe_system(env.registry);
             if (*as_json) {
               fmt::print("{}\n", system.dump(2));
               return 0;

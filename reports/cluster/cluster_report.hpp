@@ -5,7 +5,7 @@
 
 #include <vector>
 
-#include "reports/cluster/suspects.hpp"
+#include "cluster/suspects.hpp"
 #include "reports/document.hpp"
 #include "reports/report_inputs.hpp"
 
@@ -16,6 +16,6 @@ inline constexpr std::size_t raster_above_nodes = 64;
 
 // No sections when no file has a cluster section.
 std::vector<section> cluster_sections(const std::vector<run_input>& runs,
-                                      const suspect_options& options = {});
+                                      const gpubench::cluster::suspect_options& options = {});
 
 }  // namespace gpubench::reports::cluster

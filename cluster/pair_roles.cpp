@@ -1,13 +1,13 @@
-#include "transports/cluster/pair_roles.hpp"
+#include "cluster/pair_roles.hpp"
 
 #include <algorithm>
 #include <atomic>
 #include <stdexcept>
 #include <thread>
 
+#include "cluster/mpi_messages.hpp"
 #include "core/cluster.hpp"
 #include "core/runner.hpp"
-#include "transports/cluster/mpi_messages.hpp"
 #include "transports/collective/net_interfaces.hpp"
 #include "transports/collective/watchdog.hpp"
 #include "transports/control/server.hpp"

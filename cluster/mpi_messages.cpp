@@ -1,4 +1,4 @@
-#include "transports/cluster/mpi_messages.hpp"
+#include "cluster/mpi_messages.hpp"
 
 #include <mpi.h>
 

@@ -1,4 +1,4 @@
-#include "transports/cluster/launch_secret.hpp"
+#include "cluster/launch_secret.hpp"
 
 #include <algorithm>
 #include <stdexcept>

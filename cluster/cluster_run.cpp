@@ -1,4 +1,4 @@
-#include "transports/cluster/cluster_run.hpp"
+#include "cluster/cluster_run.hpp"
 
 #include <mpi.h>
 
@@ -10,16 +10,18 @@
 
 #include <fmt/format.h>
 
+#include "cluster/launch_secret.hpp"
+#include "cluster/mpi_messages.hpp"
+#include "cluster/pair_roles.hpp"
 #include "core/cluster.hpp"
 #include "core/cluster_schedule.hpp"
 #include "core/result_json.hpp"
 #include "core/runner.hpp"
-#include "transports/cluster/launch_secret.hpp"
-#include "transports/cluster/mpi_messages.hpp"
-#include "transports/cluster/pair_roles.hpp"
+#include "core/system/system_probe.hpp"
 #include "transports/collective/launch_env.hpp"
 #include "transports/collective/watchdog.hpp"
 #include "transports/mpi/mpi_session.hpp"
+#include "transports/transport_list.hpp"
 
 namespace gpubench::cluster {
 
@@ -107,12 +109,12 @@ class mpi_launch final : public launch {
 
   bool cluster() const override { return m_names.size() >= 2; }
 
-  cluster_outcome run(const std::vector<const core::benchmark_def*>& selected,
-                      const core::run_context& ctx, core::result_file file,
-                      const cluster_options& options, const cluster_hooks& hooks) override {
+  cluster_outcome sequence(const std::vector<const core::benchmark_def*>& selected,
+                           const core::run_context& ctx, const core::registry& registry,
+                           core::result_file file, const cluster_options& options) override {
     m_options = options;
     m_ctx = &ctx;
-    m_hooks = &hooks;
+    m_registry = &registry;
     m_work = split(selected);
     if (m_rank != 0) {
       follow();
@@ -146,7 +148,7 @@ class mpi_launch final : public launch {
     auto results = run_cases(m_work.local);
     return {{"kind", "local"},
             {"node", my_node()},
-            {"system", m_hooks->describe_system()},
+            {"system", core::describe_system(*m_registry)},
             {"results", cases_json(results)}};
   }
 
@@ -161,7 +163,7 @@ class mpi_launch final : public launch {
       // A server that cannot start (no port, no fd) is this pair's failure, not the node's.
       try {
         m_server.reset();
-        m_server = std::make_unique<pair_server>(m_hooks->served(), half(), m_secret);
+        m_server = std::make_unique<pair_server>(transports::all_transports(), half(), m_secret);
         if (auto error = m_server->serve(partner)) report["error"] = *error;
       } catch (const std::exception& e) {
         report["error"] = e.what();
@@ -359,7 +361,7 @@ class mpi_launch final : public launch {
   std::string m_secret;                     // the launch secret (cluster() only)
   cluster_options m_options;
   const core::run_context* m_ctx = nullptr;
-  const cluster_hooks* m_hooks = nullptr;
+  const core::registry* m_registry = nullptr;
   selection m_work;
   core::result_file m_file;
   std::unique_ptr<pair_server> m_server;  // this node's last pair server

@@ -1,10 +1,10 @@
-#include "reports/text_format.hpp"
+#include "core/text_format.hpp"
 
 #include <cmath>
 
 #include <fmt/format.h>
 
-namespace gpubench::reports {
+namespace gpubench::core {
 
 std::string format_value(double v) {
   if (!std::isfinite(v)) return "-";
@@ -29,4 +29,4 @@ std::string format_ratio(double r) {
   return std::isfinite(r) ? fmt::format("{:.2f}x", r) : std::string("-");
 }
 
-}  // namespace gpubench::reports
+}  // namespace gpubench::core

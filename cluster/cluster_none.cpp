@@ -1,6 +1,6 @@
 // Cluster mode without MPI: never a cluster launch (a multi-node launch of a build without
 // MPI runs every rank on its own, as before).
-#include "transports/cluster/cluster_run.hpp"
+#include "cluster/cluster_run.hpp"
 
 namespace gpubench::cluster {
 

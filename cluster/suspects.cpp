@@ -1,18 +1,18 @@
 // The verdict of a cluster run (suspects.hpp); docs/cluster.md "The verdict: suspects" is the
 // method in words. Everything here is O(nodes + pairs) per measurement, apart from the
 // selection inside each median.
-#include "reports/cluster/suspects.hpp"
+#include "cluster/suspects.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <map>
 
+#include "cluster/robust.hpp"
 #include "core/cluster.hpp"
 #include "core/cluster_schedule.hpp"
-#include "reports/cluster/robust.hpp"
-#include "reports/text_format.hpp"
+#include "core/text_format.hpp"
 
-namespace gpubench::reports::cluster {
+namespace gpubench::cluster {
 
 namespace {
 
@@ -30,14 +30,15 @@ using findings_by_node = std::map<std::size_t, std::vector<finding>>;
 using findings_by_link = std::map<std::pair<std::size_t, std::size_t>, std::vector<finding>>;
 
 std::string against(double value, double median, const std::string& unit) {
-  return format_value(value) + " " + unit + ", cluster median " + format_value(median) + " " +
-         unit + " (" + (median > 0 ? format_ratio(value / median) : std::string("-")) + ")";
+  return core::format_value(value) + " " + unit + ", cluster median " + core::format_value(median) +
+         " " + unit + " (" + (median > 0 ? core::format_ratio(value / median) : std::string("-")) +
+         ")";
 }
 
 std::string case_label(const std::string& benchmark, const nlohmann::json& params,
                        std::uint64_t bytes) {
-  const std::string p = params_text(params);
-  return benchmark + " " + format_size(bytes) + (p.empty() ? "" : " (" + p + ")");
+  const std::string p = core::params_text(params);
+  return benchmark + " " + core::format_size(bytes) + (p.empty() ? "" : " (" + p + ")");
 }
 
 // (a) Node-local results: for every case and size that most answering nodes measured, the
@@ -262,4 +263,4 @@ std::vector<suspect> find_suspects(const core::result_file& file, const suspect_
   return out;
 }
 
-}  // namespace gpubench::reports::cluster
+}  // namespace gpubench::cluster

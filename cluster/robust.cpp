@@ -1,4 +1,4 @@
-#include "reports/cluster/robust.hpp"
+#include "cluster/robust.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -6,7 +6,7 @@
 
 #include "core/cluster.hpp"
 
-namespace gpubench::reports::cluster {
+namespace gpubench::cluster {
 
 double median_of(std::vector<double> v) {
   if (v.empty()) return std::nan("");
@@ -77,4 +77,4 @@ std::vector<std::optional<double>> node_pair_medians(const core::cluster_section
   return out;
 }
 
-}  // namespace gpubench::reports::cluster
+}  // namespace gpubench::cluster

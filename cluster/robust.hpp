@@ -6,10 +6,10 @@
 #include <optional>
 #include <vector>
 
+#include "cluster/suspects.hpp"
 #include "core/result.hpp"
-#include "reports/cluster/suspects.hpp"
 
-namespace gpubench::reports::cluster {
+namespace gpubench::cluster {
 
 // The consistency factor that makes the MAD estimate the standard deviation of normal data.
 inline constexpr double mad_scale = 1.4826;
@@ -44,4 +44,4 @@ std::vector<std::optional<double>> node_pair_medians(const core::cluster_section
 
 bool node_answered(const core::cluster_node& n);
 
-}  // namespace gpubench::reports::cluster
+}  // namespace gpubench::cluster

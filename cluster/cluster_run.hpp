@@ -1,22 +1,19 @@
 // Cluster mode: under mpirun/srun over two or more nodes, one `gpubench run` measures every
 // node by itself, every node pair over the network (round-robin rounds, the ranks as the two
-// ends of the ordinary net.* benchmarks) and allreduce, and rank 0 writes one result file.
-// Built with MPI only (cluster_none.cpp otherwise). See docs/cluster.md.
+// ends of the ordinary net.* benchmarks) and allreduce, and rank 0 writes one result file and
+// gives the verdict. The sequence is built with MPI only (cluster_none.cpp otherwise). See
+// docs/cluster.md.
 #pragma once
 
 #include <cstdint>
 #include <filesystem>
-#include <functional>
 #include <memory>
-#include <optional>
+#include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "core/registry.hpp"
 #include "core/result.hpp"
 #include "core/run_context.hpp"
-#include "transports/transport.hpp"
 
 namespace gpubench::cluster {
 
@@ -27,11 +24,7 @@ struct cluster_options {
   double timeout_s = 60;                  // a node silent this long is stalled
   std::filesystem::path out;              // written by rank 0
   bool quiet = false;
-};
-
-struct cluster_hooks {
-  std::function<nlohmann::json()> describe_system;      // this node's system block
-  std::function<transports::transport_table()> served;  // what a pair's server end hosts
+  bool fail_on_suspect = false;  // exit 1 when a slow node or link is named
 };
 
 struct cluster_outcome {
@@ -53,11 +46,18 @@ class launch {
   virtual ~launch() = default;
   // Two or more node names among the ranks.
   virtual bool cluster() const = 0;
-  // The cluster sequence; returns what rank 0 wrote (`rank0` false on the other ranks). A
-  // stalled node ends the job (MPI_Abort) after the partial file is written: no return then.
-  virtual cluster_outcome run(const std::vector<const core::benchmark_def*>& selected,
-                              const core::run_context& ctx, core::result_file file,
-                              const cluster_options& options, const cluster_hooks& hooks) = 0;
+  // Cluster mode from start to verdict: refuses the options it cannot honour (usage_error,
+  // before anything runs), runs the sequence, and on rank 0 prints where the file is and the
+  // suspects (verdict.hpp). Returns the process's exit code (0 on the other ranks). A stalled
+  // node ends the job (MPI_Abort) after the partial file is written: no return then.
+  int run(const std::vector<const core::benchmark_def*>& selected, const core::run_context& ctx,
+          const core::registry& registry, core::result_file file, const cluster_options& options);
+
+ protected:
+  // The cluster sequence; returns what rank 0 wrote (`rank0` false on the other ranks).
+  virtual cluster_outcome sequence(const std::vector<const core::benchmark_def*>& selected,
+                                   const core::run_context& ctx, const core::registry& registry,
+                                   core::result_file file, const cluster_options& options) = 0;
 };
 
 // Initialises MPI and learns every rank's node name (collective: every rank calls it).

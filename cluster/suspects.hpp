@@ -9,7 +9,7 @@
 
 #include "core/result.hpp"
 
-namespace gpubench::reports::cluster {
+namespace gpubench::cluster {
 
 enum class suspect_kind { node, link };
 
@@ -37,4 +37,4 @@ struct suspect_options {
 std::vector<suspect> find_suspects(const core::result_file& file,
                                    const suspect_options& options = {});
 
-}  // namespace gpubench::reports::cluster
+}  // namespace gpubench::cluster

@@ -3,7 +3,7 @@
 
 #include <cstdlib>
 
-#include "transports/cluster/cluster_run.hpp"
+#include "cluster/cluster_run.hpp"
 
 namespace gpubench::cluster {
 
