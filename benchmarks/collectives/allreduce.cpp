@@ -23,7 +23,7 @@
 #include "transports/collective/self_launch.hpp"
 #include "transports/collective/transport_config.hpp"
 
-namespace gpubench::benchmarks {
+namespace gpubench::benchmarks::collectives {
 
 namespace {
 
@@ -285,4 +285,4 @@ void register_coll_allreduce(core::registry& r) {
   r.add(std::move(def));
 }
 
-}  // namespace gpubench::benchmarks
+}  // namespace gpubench::benchmarks::collectives
