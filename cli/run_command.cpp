@@ -19,7 +19,7 @@
 #include "core/runner.hpp"
 #include "core/system/system_probe.hpp"
 #include "core/version.hpp"
-#include "transports/collective/launch_env.hpp"
+#include "transports/mpi/launch_env.hpp"
 
 namespace gpubench::cli {
 
@@ -74,7 +74,7 @@ int run_run(const run_options& o, const environment& env) {
   // Under an MPI launch over two or more nodes with network benchmarks selected: cluster mode.
   // The launch (MPI) stays open for the rest of the run either way.
   std::unique_ptr<cluster::launch> launch;
-  if (coll::detect_launch().launched && has_network(selected)) {
+  if (transports::mpi::detect_launch().launched && has_network(selected)) {
     auto settings = cluster_settings(o.cluster);
     launch = cluster::open_launch(settings.timeout_s);
     if (launch && launch->cluster()) {
@@ -87,7 +87,7 @@ int run_run(const run_options& o, const environment& env) {
   core::console_reporter console(stdout, stderr, !o.quiet && ::isatty(STDERR_FILENO));
   core::json_file_reporter json(out);
   // Under mpirun/srun every rank runs this command: rank 0 alone prints and writes the file.
-  const bool follower = coll::detect_launch().rank > 0;
+  const bool follower = transports::mpi::detect_launch().rank > 0;
   if (!follower) check_result_path(out);  // exit 2 before anything runs, not 1 after
   core::runner runner(ctx, follower ? std::vector<core::reporter*>{}
                                     : std::vector<core::reporter*>{&console, &json});

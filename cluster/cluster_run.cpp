@@ -18,9 +18,9 @@
 #include "core/result_json.hpp"
 #include "core/runner.hpp"
 #include "core/system/system_probe.hpp"
-#include "transports/collective/launch_env.hpp"
-#include "transports/collective/watchdog.hpp"
+#include "transports/mpi/launch_env.hpp"
 #include "transports/mpi/mpi_session.hpp"
+#include "transports/mpi/watchdog.hpp"
 #include "transports/transport_list.hpp"
 
 namespace gpubench::cluster {
@@ -72,19 +72,20 @@ std::vector<core::case_result> cases_from(const nlohmann::json& j) {
 class mpi_launch final : public launch {
  public:
   explicit mpi_launch(double timeout_s)
-      : m_timeout(static_cast<long long>(timeout_s * 1000)), m_rank(coll::detect_launch().rank) {
+      : m_timeout(static_cast<long long>(timeout_s * 1000)),
+        m_rank(transports::mpi::detect_launch().rank) {
     // MPI_Init and the name exchange are collectives: a rank that never arrives ends the job.
-    coll::watchdog guard(4 * m_timeout, [this](const std::string& why) {
+    transports::mpi::watchdog guard(4 * m_timeout, [this](const std::string& why) {
       abort_job(m_rank, "cluster start-up: " + why);
     });
-    m_session = std::make_unique<coll::mpi::session>();
+    m_session = std::make_unique<transports::mpi::session>();
     m_rank = m_session->world_rank();
     const int size = m_session->layout().world_size;
     constexpr int width = 256;
     std::string mine = node_name();
     mine.resize(width - 1);
     std::vector<char> all(static_cast<std::size_t>(size) * width);
-    coll::mpi::check(
+    transports::mpi::check(
         MPI_Allgather(mine.c_str(), width, MPI_CHAR, all.data(), width, MPI_CHAR, MPI_COMM_WORLD),
         "MPI_Allgather of node names");
     std::map<std::string, std::size_t> index;
@@ -354,7 +355,7 @@ class mpi_launch final : public launch {
 
   ms m_timeout;
   int m_rank = 0;
-  std::unique_ptr<coll::mpi::session> m_session;
+  std::unique_ptr<transports::mpi::session> m_session;
   std::vector<std::string> m_names;         // node index -> name
   std::vector<std::vector<int>> m_ranks;    // node index -> its world ranks
   std::vector<std::size_t> m_node_of_rank;  // world rank -> node index

@@ -21,13 +21,13 @@ void poll_pause() {
 bool send_json(int dest, int tag, const nlohmann::json& doc, deadline until) {
   auto text = std::make_unique<std::string>(doc.dump());
   MPI_Request request = MPI_REQUEST_NULL;
-  coll::mpi::check(MPI_Isend(text->data(), static_cast<int>(text->size()), MPI_CHAR, dest, tag,
-                             MPI_COMM_WORLD, &request),
-                   "MPI_Isend to rank " + std::to_string(dest));
+  transports::mpi::check(MPI_Isend(text->data(), static_cast<int>(text->size()), MPI_CHAR, dest,
+                                   tag, MPI_COMM_WORLD, &request),
+                         "MPI_Isend to rank " + std::to_string(dest));
   for (;;) {
     int done = 0;
-    coll::mpi::check(MPI_Test(&request, &done, MPI_STATUS_IGNORE),
-                     "MPI_Test of a send to rank " + std::to_string(dest));
+    transports::mpi::check(MPI_Test(&request, &done, MPI_STATUS_IGNORE),
+                           "MPI_Test of a send to rank " + std::to_string(dest));
     if (done) return true;
     if (std::chrono::steady_clock::now() >= until) {
       // MPI may still read the buffer of a request no one waits for: it is handed over to MPI
@@ -44,15 +44,15 @@ std::optional<message> receive_json(int source, int tag, deadline until) {
   for (;;) {
     int found = 0;
     MPI_Status status{};
-    coll::mpi::check(MPI_Iprobe(source, tag, MPI_COMM_WORLD, &found, &status),
-                     "MPI_Iprobe for tag " + std::to_string(tag));
+    transports::mpi::check(MPI_Iprobe(source, tag, MPI_COMM_WORLD, &found, &status),
+                           "MPI_Iprobe for tag " + std::to_string(tag));
     if (found) {
       int count = 0;
-      coll::mpi::check(MPI_Get_count(&status, MPI_CHAR, &count), "MPI_Get_count");
+      transports::mpi::check(MPI_Get_count(&status, MPI_CHAR, &count), "MPI_Get_count");
       std::string text(static_cast<std::size_t>(count), '\0');
-      coll::mpi::check(MPI_Recv(text.data(), count, MPI_CHAR, status.MPI_SOURCE, tag,
-                                MPI_COMM_WORLD, MPI_STATUS_IGNORE),
-                       "MPI_Recv from rank " + std::to_string(status.MPI_SOURCE));
+      transports::mpi::check(MPI_Recv(text.data(), count, MPI_CHAR, status.MPI_SOURCE, tag,
+                                      MPI_COMM_WORLD, MPI_STATUS_IGNORE),
+                             "MPI_Recv from rank " + std::to_string(status.MPI_SOURCE));
       return message{status.MPI_SOURCE, nlohmann::json::parse(text)};
     }
     if (std::chrono::steady_clock::now() >= until) return std::nullopt;
@@ -62,13 +62,14 @@ std::optional<message> receive_json(int source, int tag, deadline until) {
 
 std::string broadcast_from_rank0(const std::string& text, std::size_t width) {
   int rank = 0;
-  coll::mpi::check(MPI_Comm_rank(MPI_COMM_WORLD, &rank), "MPI_Comm_rank");
+  transports::mpi::check(MPI_Comm_rank(MPI_COMM_WORLD, &rank), "MPI_Comm_rank");
   if (rank == 0 && text.size() != width)
     throw std::logic_error("broadcast_from_rank0: " + std::to_string(text.size()) +
                            " characters, expected " + std::to_string(width));
   std::string buffer = rank == 0 ? text : std::string(width, '\0');
-  coll::mpi::check(MPI_Bcast(buffer.data(), static_cast<int>(width), MPI_CHAR, 0, MPI_COMM_WORLD),
-                   "MPI_Bcast from rank 0");
+  transports::mpi::check(
+      MPI_Bcast(buffer.data(), static_cast<int>(width), MPI_CHAR, 0, MPI_COMM_WORLD),
+      "MPI_Bcast from rank 0");
   return buffer;
 }
 

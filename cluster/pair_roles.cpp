@@ -8,9 +8,9 @@
 #include "cluster/mpi_messages.hpp"
 #include "core/cluster.hpp"
 #include "core/runner.hpp"
-#include "transports/collective/net_interfaces.hpp"
-#include "transports/collective/watchdog.hpp"
 #include "transports/control/server.hpp"
+#include "transports/mpi/watchdog.hpp"
+#include "transports/net/net_interfaces.hpp"
 
 namespace gpubench::cluster {
 
@@ -34,7 +34,8 @@ std::string node_address() {
   // node with the same address: a partner told that address would reach its own bridge.
   const std::vector<std::string> not_the_fabric = {"^docker", "^virbr",   "^br-",  "^veth",
                                                    "^cni",    "^flannel", "^cali", "^lxc"};
-  auto usable = coll::select_interfaces(coll::list_interfaces(), not_the_fabric);
+  auto usable =
+      transports::net::select_interfaces(transports::net::list_interfaces(), not_the_fabric);
   std::sort(usable.begin(), usable.end(),
             [](const auto& x, const auto& y) { return x.name < y.name; });
   for (const auto& i : usable)
@@ -115,7 +116,7 @@ nlohmann::json measure_against(const std::string& peer,
   // The measurement is bounded too: at `wait` the runner stops as on an interrupt (a stopped
   // server would otherwise cost every case its own network timeout).
   std::atomic<bool> expired{false};
-  coll::watchdog timer(wait, [&expired](const std::string&) { expired = true; });
+  transports::mpi::watchdog timer(wait, [&expired](const std::string&) { expired = true; });
   core::run_context pair_ctx = ctx;
   pair_ctx.interrupt = &expired;
   pair_ctx.peer = peer;

@@ -6,7 +6,7 @@
 #include "benchmarks/gpu/gpu_cases.hpp"
 #include "core/registry.hpp"
 
-namespace gpubench::benchmarks {
+namespace gpubench::benchmarks::gpu {
 
 namespace {
 
@@ -73,4 +73,4 @@ void register_gpu_host_copy(core::registry& r) {
                 gpu::host_direction::bidir);
 }
 
-}  // namespace gpubench::benchmarks
+}  // namespace gpubench::benchmarks::gpu

@@ -7,7 +7,7 @@
 #include "benchmarks/gpu/gpu_cases.hpp"
 #include "core/registry.hpp"
 
-namespace gpubench::benchmarks {
+namespace gpubench::benchmarks::gpu {
 
 namespace {
 
@@ -50,4 +50,4 @@ void register_gpu_p2p_bandwidth(core::registry& r) {
   r.add(std::move(def));
 }
 
-}  // namespace gpubench::benchmarks
+}  // namespace gpubench::benchmarks::gpu

@@ -10,7 +10,7 @@
 #include "core/registry.hpp"
 #include "core/units.hpp"
 
-namespace gpubench::benchmarks {
+namespace gpubench::benchmarks::memory {
 
 namespace {
 
@@ -89,4 +89,4 @@ void register_memory_host_copy(core::registry& r) {
   r.add(std::move(def));
 }
 
-}  // namespace gpubench::benchmarks
+}  // namespace gpubench::benchmarks::memory

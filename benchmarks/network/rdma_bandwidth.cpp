@@ -3,7 +3,7 @@
 // first post to last completion; message rate and both sides' CPU cost beside it.
 #include "benchmarks/network/rdma_common.hpp"
 
-namespace gpubench::benchmarks {
+namespace gpubench::benchmarks::network {
 
 void register_net_rdma_bandwidth(core::registry& r) {
   add_rdma_options(r);
@@ -30,4 +30,4 @@ void register_net_rdma_bandwidth(core::registry& r) {
   r.add(std::move(def));
 }
 
-}  // namespace gpubench::benchmarks
+}  // namespace gpubench::benchmarks::network

@@ -3,7 +3,7 @@
 #include "benchmarks/network/rdma_common.hpp"
 #include "transports/rdma/rdma_transport.hpp"
 
-namespace gpubench::benchmarks {
+namespace gpubench::benchmarks::network {
 
 void register_net_rdma_latency(core::registry& r) {
   add_rdma_options(r);
@@ -32,4 +32,4 @@ void register_net_rdma_latency(core::registry& r) {
   r.add(std::move(def));
 }
 
-}  // namespace gpubench::benchmarks
+}  // namespace gpubench::benchmarks::network

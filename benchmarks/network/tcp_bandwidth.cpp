@@ -5,7 +5,7 @@
 #include "transports/tcp/socket_buffers.hpp"
 #include "transports/tcp/tcp_transport.hpp"
 
-namespace gpubench::benchmarks {
+namespace gpubench::benchmarks::network {
 
 void register_net_tcp_bandwidth(core::registry& r) {
   network::add_p2p_options(r);
@@ -54,4 +54,4 @@ void register_net_tcp_bandwidth(core::registry& r) {
   r.add(std::move(def));
 }
 
-}  // namespace gpubench::benchmarks
+}  // namespace gpubench::benchmarks::network

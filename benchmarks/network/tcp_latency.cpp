@@ -4,7 +4,7 @@
 #include "core/registry.hpp"
 #include "transports/tcp/tcp_transport.hpp"
 
-namespace gpubench::benchmarks {
+namespace gpubench::benchmarks::network {
 
 void register_net_tcp_latency(core::registry& r) {
   network::add_p2p_options(r);
@@ -39,4 +39,4 @@ void register_net_tcp_latency(core::registry& r) {
   r.add(std::move(def));
 }
 
-}  // namespace gpubench::benchmarks
+}  // namespace gpubench::benchmarks::network

@@ -11,7 +11,7 @@
 #include "benchmarks/gpu/launch_checks.hpp"
 #include "benchmarks/gpu/pci_gpus.hpp"
 
-namespace gpubench::gpu {
+namespace gpubench::benchmarks::gpu {
 
 namespace {
 
@@ -141,4 +141,4 @@ std::unique_ptr<backend> make_backend() {
   return std::make_unique<cuda_backend>();
 }
 
-}  // namespace gpubench::gpu
+}  // namespace gpubench::benchmarks::gpu
