@@ -39,7 +39,7 @@ struct run_options {
 
 bool has_network(const std::vector<const core::benchmark_def*>& selected) {
   for (const auto* d : selected)
-    if (d->id.rfind("net.", 0) == 0) return true;
+    if (d->kind.is(core::paths::network)) return true;
   return false;
 }
 

@@ -45,12 +45,12 @@ struct selection {
 selection split(const std::vector<const core::benchmark_def*>& selected) {
   selection s;
   for (const auto* d : selected) {
-    if (d->id.rfind("net.", 0) == 0)
-      s.pairs.push_back(d);
-    else if (d->id.rfind("coll.", 0) == 0)
+    if (d->kind.is(core::paths::network))
+      s.pairs.push_back(d);  // point to point: measured over every pair of nodes
+    else if (d->kind.is(core::paths::collective))
       s.collectives.push_back(d);
     else
-      s.local.push_back(d);  // memory.*, gpu.*: what a node measures by itself
+      s.local.push_back(d);  // host memory, GPUs: what a node measures by itself
   }
   return s;
 }

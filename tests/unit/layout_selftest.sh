@@ -89,7 +89,7 @@ violate "a prefix of benchmark ids under reports/" \
 violate "a folder under transports/ that is not a transport" "transports/cluster/: not a transport" \
   put transports/cluster/run.cpp 'namespace gpubench::transports::cluster {' '}'
 violate "a file under transports/ that is not the interface or list" \
-  "transports/notes.md: not the transport interface or list" put transports/notes.md 'notes'
+  "transports/notes.md: not a transport interface or the transport list" put transports/notes.md 'notes'
 
 # Ids from `gpubench list` when the binary is given: here an id no registration file spells.
 clean_tree
