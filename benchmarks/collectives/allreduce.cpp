@@ -65,7 +65,6 @@ void register_coll_allreduce(core::registry& r) {
 
   core::benchmark_def def;
   def.id = "coll.allreduce";
-  def.kind = core::collective_kind("allreduce", {"nodes"});
   def.suites = {"collectives"};
   def.description = "allreduce bus bandwidth from 1 to N nodes (NCCL, MPI), over TCP and RDMA";
   def.metric = core::bandwidth_metric();

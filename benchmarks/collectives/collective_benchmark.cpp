@@ -315,6 +315,8 @@ std::shared_ptr<collective_session> add_collective_family(core::registry& r) {
 
 void set_collective_parts(core::benchmark_def& def, std::shared_ptr<collective_session> session,
                           std::shared_ptr<const collective_op> op) {
+  // Every collective is the same kind of measurement: a group of ranks, named by node count.
+  def.kind = core::collective_kind(op->name(), {"nodes"});
   def.requirement = [session](const core::run_context&) {
     const auto mpi = session->mpi->unavailable();
     const auto nccl = session->nccl->unavailable();

@@ -19,7 +19,8 @@ struct collective_session;
 // Adds the collectives' options and their software (MPI library, NCCL) to the system block.
 std::shared_ptr<collective_session> add_collective_family(core::registry& r);
 
-// Sets def.requirement, def.cases and def.body of the benchmark `def.id` measuring `op`.
+// Sets def.kind (a collective, op's name as its operation), def.requirement, def.cases and
+// def.body of the benchmark `def.id` measuring `op`.
 void set_collective_parts(core::benchmark_def& def, std::shared_ptr<collective_session> session,
                           std::shared_ptr<const collective_op> op);
 
