@@ -92,7 +92,7 @@ command setup_report(CLI::App& app, const environment&) {
       "report",
       "Turn result files into an HTML, PDF, Markdown or CSV report (reads, never measures)");
   auto o = std::make_shared<report_options>();
-  sub->add_option("files", o->files, "Result files (gpubench.result/1); several are compared")
+  sub->add_option("files", o->files, "Result files (gpubench.result/1.N); several are compared")
       ->required();
   sub->add_option("--html", o->html,
                   "Self-contained HTML report (default: next to the first file)");

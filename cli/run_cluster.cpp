@@ -1,12 +1,7 @@
 #include "cli/run_cluster.hpp"
 
-#include <cstdio>
-
-#include <fmt/format.h>
-
 #include "core/errors.hpp"
 #include "core/units.hpp"
-#include "reports/cluster/suspects.hpp"
 
 namespace gpubench::cli {
 
@@ -32,6 +27,7 @@ cluster::cluster_options cluster_settings(const cluster_cli_options& o) {
   c.pair_concurrency = o.pair_concurrency;
   c.pair_samples = o.pair_samples;
   c.timeout_s = o.cluster_timeout;
+  c.fail_on_suspect = o.fail_on_suspect;
   std::string_view rest = o.pair_sizes;
   while (!rest.empty()) {
     const auto comma = rest.find(',');
@@ -46,34 +42,6 @@ cluster::cluster_options cluster_settings(const cluster_cli_options& o) {
   }
   if (c.pair_sizes.empty()) throw core::usage_error("--pair-sizes: no size given");
   return c;
-}
-
-void refuse_in_cluster_mode(const core::run_context& ctx) {
-  if (ctx.option("token-file"))
-    throw core::usage_error(
-        "--token-file is not used in cluster mode: every launch draws its own secret, shared "
-        "over MPI, that its pair servers require and prove (docs/cluster.md); leave the option "
-        "out");
-}
-
-int finish_cluster_run(const core::result_file& file, const cluster_cli_options& o) {
-  bool failed = false;
-  for (const auto& c : file.results)
-    failed = failed || c.status == core::case_status::failed;
-  if (file.cluster)
-    for (const auto& n : file.cluster->nodes)
-      for (const auto& c : n.results)
-        failed = failed || c.status == core::case_status::failed;
-  const auto suspects = reports::cluster::find_suspects(file);
-  fmt::print("# suspects: {}\n", suspects.empty() ? "none" : std::to_string(suspects.size()));
-  for (const auto& s : suspects)
-    fmt::print("# suspect {} {}{}: {} {:.4g} {} against cluster median {:.4g} {}: {}\n",
-               s.kind == reports::cluster::suspect_kind::node ? "node" : "link", s.node,
-               s.peer.empty() ? "" : " - " + s.peer, s.benchmark, s.value, s.unit, s.cluster_median,
-               s.unit, s.evidence);
-  std::fflush(stdout);
-  if (failed) return 1;
-  return o.fail_on_suspect && !suspects.empty() ? 1 : 0;
 }
 
 }  // namespace gpubench::cli

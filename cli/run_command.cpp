@@ -17,11 +17,9 @@
 #include "core/reporters/json_file_reporter.hpp"
 #include "core/result_json.hpp"
 #include "core/runner.hpp"
+#include "core/system/system_probe.hpp"
 #include "core/version.hpp"
-#include "transports/collective/launch_env.hpp"
-#include "transports/control/server.hpp"
-#include "transports/rdma/rdma_transport.hpp"
-#include "transports/tcp/tcp_transport.hpp"
+#include "transports/mpi/launch_env.hpp"
 
 namespace gpubench::cli {
 
@@ -41,16 +39,8 @@ struct run_options {
 
 bool has_network(const std::vector<const core::benchmark_def*>& selected) {
   for (const auto* d : selected)
-    if (d->id.rfind("net.", 0) == 0) return true;
+    if (d->kind.is(core::paths::network)) return true;
   return false;
-}
-
-// What the server end of a node pair hosts: every transport of this build, as `serve`.
-transports::transport_table pair_transports() {
-  transports::transport_table table;
-  table.add(transports::tcp::tcp_transport());
-  table.add(transports::rdma::rdma_transport());
-  return table;
 }
 
 int run_run(const run_options& o, const environment& env) {
@@ -72,7 +62,7 @@ int run_run(const run_options& o, const environment& env) {
 
   core::result_file file;
   file.tool = {"gpubench", core::tool_version, core::tool_git};
-  file.system = describe_system(env.registry);
+  file.system = core::describe_system(env.registry);
   file.run.id = make_run_id(file.system.value("host", "host"));
   file.run.started = core::rfc3339_now();
   file.run.argv = env.argv;
@@ -84,26 +74,20 @@ int run_run(const run_options& o, const environment& env) {
   // Under an MPI launch over two or more nodes with network benchmarks selected: cluster mode.
   // The launch (MPI) stays open for the rest of the run either way.
   std::unique_ptr<cluster::launch> launch;
-  if (coll::detect_launch().launched && has_network(selected)) {
+  if (transports::mpi::detect_launch().launched && has_network(selected)) {
     auto settings = cluster_settings(o.cluster);
     launch = cluster::open_launch(settings.timeout_s);
     if (launch && launch->cluster()) {
-      refuse_in_cluster_mode(ctx);
       settings.out = out;
       settings.quiet = o.quiet;
-      const cluster::cluster_hooks hooks{[&env] { return describe_system(env.registry); },
-                                         pair_transports};
-      auto outcome = launch->run(selected, ctx, std::move(file), settings, hooks);
-      if (!outcome.rank0) return 0;
-      fmt::print("# results: {}\n", out.string());
-      return finish_cluster_run(outcome.file, o.cluster);
+      return launch->run(selected, ctx, env.registry, std::move(file), settings);
     }
   }
 
   core::console_reporter console(stdout, stderr, !o.quiet && ::isatty(STDERR_FILENO));
   core::json_file_reporter json(out);
   // Under mpirun/srun every rank runs this command: rank 0 alone prints and writes the file.
-  const bool follower = coll::detect_launch().rank > 0;
+  const bool follower = transports::mpi::detect_launch().rank > 0;
   if (!follower) check_result_path(out);  // exit 2 before anything runs, not 1 after
   core::runner runner(ctx, follower ? std::vector<core::reporter*>{}
                                     : std::vector<core::reporter*>{&console, &json});

@@ -11,16 +11,8 @@
 #include <fmt/format.h>
 
 #include "core/errors.hpp"
-#include "core/system/system_probe.hpp"
 
 namespace gpubench::cli {
-
-nlohmann::json describe_system(const core::registry& registry) {
-  nlohmann::json system = core::probe_system();
-  for (const auto& probe : registry.system_probes())
-    probe(system);
-  return system;
-}
 
 namespace {
 std::string utc_stamp() {

@@ -1,17 +1,11 @@
-// Pieces of a run's set-up: the system block, the run id and the default result path.
+// Pieces of a run's set-up: the run id and the default result path.
 #pragma once
 
 #include <filesystem>
 #include <string>
 
-#include <nlohmann/json.hpp>
-
-#include "core/registry.hpp"
-
 namespace gpubench::cli {
 
-// The machine (core probe) plus what each benchmark family adds (GPUs, RDMA, ...).
-nlohmann::json describe_system(const core::registry& registry);
 std::string make_run_id(const std::string& host);
 std::filesystem::path default_result_path(const std::string& suite, const std::string& host);
 // Throws usage_error when the result file cannot be written at `out` (its directory cannot be

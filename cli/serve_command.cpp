@@ -12,8 +12,7 @@
 #include "core/version.hpp"
 #include "transports/control/auth.hpp"
 #include "transports/control/server.hpp"
-#include "transports/rdma/rdma_transport.hpp"
-#include "transports/tcp/tcp_transport.hpp"
+#include "transports/transport_list.hpp"
 
 namespace gpubench::cli {
 
@@ -27,14 +26,6 @@ struct serve_options {
   int io_timeout = 5;
   double handshake_timeout = 3.0;
 };
-
-// Every transport this build can host, by name: one server serves TCP and RDMA clients.
-transports::transport_table served_transports() {
-  transports::transport_table table;
-  table.add(transports::tcp::tcp_transport());
-  table.add(transports::rdma::rdma_transport());
-  return table;
-}
 
 int run_serve(const serve_options& o) {
   if (o.io_timeout < 1 || o.io_timeout > 3600)
@@ -53,7 +44,8 @@ int run_serve(const serve_options& o) {
     fmt::print(stderr, "{} gpubench serve: {}\n", core::rfc3339_now(), line);
     std::fflush(stderr);
   };
-  const auto table = served_transports();
+  // Every transport this build can host: one server serves TCP and RDMA clients.
+  const auto table = transports::all_transports();
   core::interrupt_guard guard;
   transports::control::control_server server(options, table);
   std::string names;

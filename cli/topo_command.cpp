@@ -8,7 +8,8 @@
 #include <fmt/format.h>
 
 #include "cli/command.hpp"
-#include "cli/run_setup.hpp"
+#include "core/system/system_probe.hpp"
+#include "core/text_table.hpp"
 
 namespace gpubench::cli {
 
@@ -53,36 +54,18 @@ std::string link_speed(const json& nic) {
   return mbps >= 1000 ? fmt::format("{:g} Gb/s", mbps / 1000) : fmt::format("{:g} Mb/s", mbps);
 }
 
-// Columns padded to their widest cell, two spaces apart, indented under a section title.
-class text_table {
- public:
-  explicit text_table(std::vector<std::string> header) : m_header(std::move(header)) {}
-  void add(std::vector<std::string> row) {
-    row.resize(m_header.size(), "-");
-    m_rows.push_back(std::move(row));
-  }
-  void print() const {
-    std::vector<std::size_t> width(m_header.size(), 0);
-    for (std::size_t c = 0; c < m_header.size(); ++c) {
-      width[c] = m_header[c].size();
-      for (const auto& r : m_rows)
-        width[c] = std::max(width[c], r[c].size());
-    }
-    const auto line = [&](const std::vector<std::string>& cells) {
-      std::string out = "  ";
-      for (std::size_t c = 0; c < cells.size(); ++c)
-        out += c + 1 == cells.size() ? cells[c] : fmt::format("{:<{}}  ", cells[c], width[c]);
-      fmt::print("{}\n", out);
-    };
-    line(m_header);
-    for (const auto& r : m_rows)
-      line(r);
-  }
-
- private:
-  std::vector<std::string> m_header;
-  std::vector<std::vector<std::string>> m_rows;
-};
+// Columns padded to their widest cell, two spaces apart, indented under a section title; a
+// field a device does not report reads "-".
+core::text_table section_table(const std::vector<std::string>& header) {
+  std::vector<core::text_column> columns;
+  for (const auto& h : header)
+    columns.push_back({h});
+  core::text_table_style style;
+  style.header_prefix = "  ";
+  style.row_prefix = "  ";
+  style.fill = "-";
+  return core::text_table(std::move(columns), std::move(style));
+}
 
 void key_value(const std::string& key, const std::string& value) {
   fmt::print("  {:<16}{}\n", key, value);
@@ -117,11 +100,11 @@ void print_numa(const json& s) {
     fmt::print("  none reported by hwloc\n");
     return;
   }
-  text_table t({"node", "cpus", "memory", "distances"});
+  auto t = section_table({"node", "cpus", "memory", "distances"});
   for (const auto& n : nodes)
-    t.add({field(n, "node"), field(n, "cpus"), binary_size(n.value("memory_bytes", json())),
-           field(n, "distances")});
-  t.print();
+    t.add_row({field(n, "node"), field(n, "cpus"), binary_size(n.value("memory_bytes", json())),
+               field(n, "distances")});
+  t.print(stdout);
 }
 
 void print_nics(const json& s) {
@@ -131,16 +114,16 @@ void print_nics(const json& s) {
     fmt::print("  none besides loopback\n");
     return;
   }
-  text_table t({"name", "kind", "driver", "state", "speed", "mtu", "numa", "pci", "pcie link",
-                "rdma", "ipv4"});
+  auto t = section_table({"name", "kind", "driver", "state", "speed", "mtu", "numa", "pci",
+                          "pcie link", "rdma", "ipv4"});
   for (const auto& n : nics) {
     std::string kind = field(n, "kind");
     if (n.contains("master")) kind += " in " + field(n, "master");
-    t.add({field(n, "name"), kind, field(n, "driver"), field(n, "operstate"), link_speed(n),
-           field(n, "mtu"), field(n, "numa_node"), field(n, "pci"), field(n, "pcie_link"),
-           field(n, "rdma_devices"), field(n, "ipv4")});
+    t.add_row({field(n, "name"), kind, field(n, "driver"), field(n, "operstate"), link_speed(n),
+               field(n, "mtu"), field(n, "numa_node"), field(n, "pci"), field(n, "pcie_link"),
+               field(n, "rdma_devices"), field(n, "ipv4")});
   }
-  t.print();
+  t.print(stdout);
 }
 
 // GPUs and RDMA devices are described by their families' probes; their fields are shown as
@@ -163,14 +146,14 @@ void print_devices(const json& s, const char* key, const char* title) {
       for (const auto& [k, v] : d.items())
         if (!v.is_structured() && std::find(columns.begin(), columns.end(), k) == columns.end())
           columns.push_back(k);
-  text_table t(columns);
+  auto t = section_table(columns);
   for (const auto& d : list) {
     std::vector<std::string> row;
     for (const auto& c : columns)
       row.push_back(field(d, c.c_str()));
-    t.add(std::move(row));
+    t.add_row(std::move(row));
   }
-  t.print();
+  t.print(stdout);
   for (const auto& d : list)
     if (d.is_object())
       for (const auto& [k, v] : d.items())
@@ -212,7 +195,7 @@ command setup_topo(CLI::App& app, const environment& env) {
   auto as_json = std::make_shared<bool>(false);
   sub->add_flag("--json", *as_json, "Print the system block as JSON");
   return {sub, [&env, as_json] {
-            const auto system = describe_system(env.registry);
+            const auto system = core::describe_system(env.registry);
             if (*as_json) {
               fmt::print("{}\n", system.dump(2));
               return 0;

@@ -9,6 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/kind.hpp"
 #include "core/run_context.hpp"
 #include "core/stopping.hpp"
 
@@ -58,6 +59,7 @@ struct benchmark_def {
   std::string id;                   // stable, e.g. "memory.host.copy"
   std::vector<std::string> suites;  // "memory", "gpu", "network", "collectives"
   std::string description;          // one line
+  measure_kind kind;                // what it measures; written into every case
   metric_info metric;
   size_sweep sizes;
   stopping_criteria criteria;

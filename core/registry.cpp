@@ -25,6 +25,8 @@ std::vector<nlohmann::json> cartesian(const std::vector<axis>& axes) {
 
 void registry::add(benchmark_def def) {
   if (def.id.empty() || !def.body) throw std::logic_error("benchmark without id or body");
+  // Reports find a benchmark's cases by the kind it declares: without one it would be missing.
+  if (def.kind.empty()) throw std::logic_error("benchmark without a kind: " + def.id);
   for (const auto& b : m_benchmarks)
     if (b.id == def.id) throw std::logic_error("benchmark registered twice: " + def.id);
   m_benchmarks.push_back(std::move(def));

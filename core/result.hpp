@@ -1,19 +1,28 @@
-// The result model of gpubench.result/1: what a run measured, in memory. See result_json.hpp
-// for its JSON form and docs/result-schema.md for the contract.
+// The result model of gpubench.result/1.N: what a run measured, in memory. See result_json.hpp
+// for its JSON form and docs/result.schema.json for the contract.
 #pragma once
 
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
+#include "core/kind.hpp"
 #include "core/statistics.hpp"
 
 namespace gpubench::core {
 
-inline constexpr const char* result_schema_id = "gpubench.result/1";
+// The format a writer writes. Readers accept "gpubench.result/1" and "gpubench.result/1.N" for
+// any N: a minor version only adds fields, which older readers ignore.
+// 1.1: every case declares its kind.
+inline constexpr const char* result_schema_id = "gpubench.result/1.1";
+inline constexpr const char* result_schema_major = "gpubench.result/1";
+
+// Whether a reader of this major version reads `schema`.
+bool readable_schema(std::string_view schema);
 
 // The physical limit of the path a case crossed, for "% of line rate".
 struct peak_info {
@@ -37,6 +46,7 @@ std::string to_string(case_status s);
 
 struct case_result {
   std::string benchmark;
+  measure_kind kind;  // what it measured (format 1.0 files: derived from the benchmark id)
   nlohmann::json params = nlohmann::json::object();
   case_status status = case_status::ok;
   std::string reason;  // only when not ok

@@ -34,6 +34,18 @@ std::string to_string(case_status s) {
   return "failed";
 }
 
+bool readable_schema(std::string_view schema) {
+  const std::string_view major = result_schema_major;
+  if (!schema.starts_with(major)) return false;
+  const auto rest = schema.substr(major.size());
+  if (rest.empty()) return true;
+  // ".N": one or more digits, nothing else.
+  if (rest.size() < 2 || rest[0] != '.') return false;
+  for (const char ch : rest.substr(1))
+    if (ch < '0' || ch > '9') return false;
+  return true;
+}
+
 std::string to_string(run_status s) {
   switch (s) {
     case run_status::running:
@@ -189,6 +201,15 @@ point_result read_point(const reader& r, const value_rules& rules, bool ok_case)
 case_result read_case(const reader& r) {
   case_result c;
   c.benchmark = r.at("benchmark").str();
+  if (r.has("kind")) {
+    try {
+      c.kind = kind_from_json(r.at("kind").object());
+    } catch (const std::invalid_argument& e) {
+      r.at("kind").fail(e.what());
+    }
+  } else {
+    c.kind = kind_of_format_1_0(c.benchmark);
+  }
   c.params = r.at("params").object();
   c.status = r.at("status").choice<case_status>({{"ok", case_status::ok},
                                                  {"skipped", case_status::skipped},
@@ -236,6 +257,7 @@ json case_to_json(const case_result& c) {
              {"better", c.better},
              {"context", c.context},
              {"points", std::move(points)}};
+  if (!c.kind.empty()) jc["kind"] = to_json(c.kind);
   if (c.status != case_status::ok) jc["reason"] = c.reason;
   if (c.peak)
     jc["peak"] = {
@@ -293,8 +315,9 @@ result_file convert(const json& j, const std::string& origin, streamed_cases* st
     if (!j.is_object()) r.fail("not a gpubench result (expected a JSON object)");
     if (!j.contains("schema")) r.fail("no \"schema\" field: not a gpubench result file");
     const std::string schema = r.at("schema").str();
-    if (schema != result_schema_id)
-      r.fail("schema is '" + schema + "', this gpubench reads '" + result_schema_id + "'");
+    if (!readable_schema(schema))
+      r.fail("schema is '" + schema + "', this gpubench reads '" + result_schema_major +
+             "' and its minor versions ('" + result_schema_major + ".N')");
     if (streamed && streamed->error) r.fail(*streamed->error);
     result_file f;
     const reader tool = r.at("tool");

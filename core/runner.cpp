@@ -13,6 +13,7 @@ namespace {
 case_result blank_case(const benchmark_def& def, nlohmann::json params) {
   case_result c;
   c.benchmark = def.id;
+  c.kind = def.kind;
   c.params = std::move(params);
   c.metric = def.metric.name;
   c.unit = def.metric.unit;

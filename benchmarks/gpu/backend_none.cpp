@@ -3,7 +3,7 @@
 
 #include "benchmarks/gpu/gpu_backend.hpp"
 
-namespace gpubench::gpu {
+namespace gpubench::benchmarks::gpu {
 
 namespace {
 
@@ -33,4 +33,4 @@ std::unique_ptr<backend> make_backend() {
   return std::make_unique<none_backend>();
 }
 
-}  // namespace gpubench::gpu
+}  // namespace gpubench::benchmarks::gpu

@@ -9,7 +9,7 @@
 
 #include "core/statistics.hpp"
 
-namespace gpubench::gpu {
+namespace gpubench::benchmarks::gpu {
 
 struct bidir_rates {
   double first_gbps = 0;   // bytes / seconds of the first direction, 1e9 bytes/s
@@ -48,4 +48,4 @@ inline std::pair<double, double> direction_medians(const std::vector<bidir_rates
   return {core::summarize(first).median, core::summarize(second).median};
 }
 
-}  // namespace gpubench::gpu
+}  // namespace gpubench::benchmarks::gpu

@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <vector>
 
-namespace gpubench::gpu {
+namespace gpubench::benchmarks::gpu {
 
 // One direction of a pair, data from `from` to `to`.
 struct flow_plan {
@@ -31,4 +31,4 @@ inline std::vector<int> job_devices(std::vector<int> devices) {
   return devices;
 }
 
-}  // namespace gpubench::gpu
+}  // namespace gpubench::benchmarks::gpu

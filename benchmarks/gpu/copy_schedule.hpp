@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <cstdint>
 
-namespace gpubench::gpu {
+namespace gpubench::benchmarks::gpu {
 
 struct copy_schedule {
   unsigned warmup = 4;  // untimed copies after the spin kernel, before the start event
@@ -57,4 +57,4 @@ constexpr std::uint64_t chase_end_node(std::uint64_t loads) {
   return loads % (chase_buffer_bytes / chase_stride_bytes);
 }
 
-}  // namespace gpubench::gpu
+}  // namespace gpubench::benchmarks::gpu

@@ -2,7 +2,7 @@
 
 #include "core/errors.hpp"
 
-namespace gpubench::gpu {
+namespace gpubench::benchmarks::gpu {
 
 void measure_sweep(core::case_state& state, copy_job& job, const char* per_sample_key) {
   for (const std::uint64_t size : state.sizes()) {
@@ -45,4 +45,4 @@ nlohmann::json gpus_context(const gpu_topology& t, const std::vector<int>& gpus)
   return out;
 }
 
-}  // namespace gpubench::gpu
+}  // namespace gpubench::benchmarks::gpu

@@ -8,7 +8,7 @@
 #include "benchmarks/gpu/gpu_topology.hpp"
 #include "core/case_state.hpp"
 
-namespace gpubench::gpu {
+namespace gpubench::benchmarks::gpu {
 
 // Per size: fresh patterns, the runner's samples timed by the job's timer, then the data
 // check (outside the timed samples). A failed check fails the case.
@@ -23,4 +23,4 @@ core::requirement_status backend_requirement(int min_devices);
 // {index, name, pci_bus_id, numa_node, pcie} of each GPU, for a case's context.
 nlohmann::json gpus_context(const gpu_topology& t, const std::vector<int>& gpus);
 
-}  // namespace gpubench::gpu
+}  // namespace gpubench::benchmarks::gpu

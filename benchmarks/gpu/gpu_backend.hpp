@@ -14,7 +14,7 @@
 #include "core/case_state.hpp"
 #include "core/timer.hpp"
 
-namespace gpubench::gpu {
+namespace gpubench::benchmarks::gpu {
 
 enum class copy_engine { ce, sm };  // copy engine (cudaMemcpyAsync) or a copy kernel
 enum class host_memory { pinned, pageable };
@@ -106,4 +106,4 @@ class backend {
 // The CUDA backend when built with CUDA, else the one that explains why not.
 std::unique_ptr<backend> make_backend();
 
-}  // namespace gpubench::gpu
+}  // namespace gpubench::benchmarks::gpu

@@ -5,7 +5,7 @@
 #include <numeric>
 #include <string>
 
-namespace gpubench::gpu {
+namespace gpubench::benchmarks::gpu {
 
 namespace {
 
@@ -131,4 +131,4 @@ std::vector<nlohmann::json> p2p_latency_cases(const gpu_topology& t) {
   return out;
 }
 
-}  // namespace gpubench::gpu
+}  // namespace gpubench::benchmarks::gpu

@@ -11,7 +11,7 @@
 #include "benchmarks/gpu/gpu_backend.hpp"
 #include "benchmarks/gpu/gpu_topology.hpp"
 
-namespace gpubench::gpu {
+namespace gpubench::benchmarks::gpu {
 
 // OS indexes of the host's NUMA nodes (<sys>/devices/system/node/nodeN); {0} when absent.
 std::vector<unsigned> host_numa_nodes(const std::filesystem::path& sys_root = "/sys");
@@ -35,4 +35,4 @@ p2p_copy_request p2p_request_of(const nlohmann::json& params, std::uint64_t max_
 std::vector<nlohmann::json> host_latency_cases(int gpu_count, const std::vector<unsigned>& nodes);
 std::vector<nlohmann::json> p2p_latency_cases(const gpu_topology& t);
 
-}  // namespace gpubench::gpu
+}  // namespace gpubench::benchmarks::gpu

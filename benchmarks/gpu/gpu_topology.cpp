@@ -7,7 +7,7 @@
 
 #include "benchmarks/gpu/link_peak.hpp"
 
-namespace gpubench::gpu {
+namespace gpubench::benchmarks::gpu {
 
 namespace {
 
@@ -176,4 +176,4 @@ nlohmann::json gpu_pairs_json(const gpu_topology& t) {
   return out;
 }
 
-}  // namespace gpubench::gpu
+}  // namespace gpubench::benchmarks::gpu

@@ -14,7 +14,7 @@
 #include "benchmarks/gpu/pci_gpus.hpp"
 #include "core/result.hpp"
 
-namespace gpubench::gpu {
+namespace gpubench::benchmarks::gpu {
 
 struct gpu_topology {
   std::vector<pci_gpu> pci;                    // every NVIDIA GPU in sysfs, by bus id
@@ -39,4 +39,4 @@ gpu_topology load_topology(const backend& b, const std::filesystem::path& sys_ro
 nlohmann::json gpus_json(const gpu_topology& t);
 nlohmann::json gpu_pairs_json(const gpu_topology& t);
 
-}  // namespace gpubench::gpu
+}  // namespace gpubench::benchmarks::gpu

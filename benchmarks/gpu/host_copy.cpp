@@ -6,7 +6,7 @@
 #include "benchmarks/gpu/gpu_cases.hpp"
 #include "core/registry.hpp"
 
-namespace gpubench::benchmarks {
+namespace gpubench::benchmarks::gpu {
 
 namespace {
 
@@ -37,6 +37,10 @@ void add_host_copy(core::registry& r, const char* id, const char* description,
                    gpu::host_direction direction) {
   core::benchmark_def def;
   def.id = id;
+  def.kind = core::host_gpu_kind(direction == gpu::host_direction::h2d   ? core::directions::to_gpu
+                                 : direction == gpu::host_direction::d2h ? core::directions::to_host
+                                                                         : core::directions::both,
+                                 {"gpu", "numa"});
   def.suites = {"gpu"};
   def.description = description;
   def.metric = core::bandwidth_metric();
@@ -69,4 +73,4 @@ void register_gpu_host_copy(core::registry& r) {
                 gpu::host_direction::bidir);
 }
 
-}  // namespace gpubench::benchmarks
+}  // namespace gpubench::benchmarks::gpu

@@ -4,7 +4,7 @@
 #include "benchmarks/gpu/gpu_cases.hpp"
 #include "core/registry.hpp"
 
-namespace gpubench::benchmarks {
+namespace gpubench::benchmarks::gpu {
 
 namespace {
 
@@ -53,6 +53,7 @@ void register_gpu_latency(core::registry& r) {
     return gpu::host_latency_cases(gpu::make_backend()->device_count(), gpu::host_numa_nodes());
   };
   host.body = [](core::case_state& s) { latency_body(s, false); };
+  host.kind = core::host_gpu_kind({}, {"gpu", "numa"});
   r.add(std::move(host));
 
   auto p2p = latency_def("gpu.p2p.latency",
@@ -62,7 +63,8 @@ void register_gpu_latency(core::registry& r) {
     return gpu::p2p_latency_cases(gpu::load_topology(*gpu::make_backend()));
   };
   p2p.body = [](core::case_state& s) { latency_body(s, true); };
+  p2p.kind = core::gpu_gpu_kind({"gpu", "peer"});
   r.add(std::move(p2p));
 }
 
-}  // namespace gpubench::benchmarks
+}  // namespace gpubench::benchmarks::gpu

@@ -2,7 +2,7 @@
 
 #include <string_view>
 
-namespace gpubench::gpu {
+namespace gpubench::benchmarks::gpu {
 
 std::optional<std::string> latch_refusal(const char* cuda_launch_blocking) {
   if (!cuda_launch_blocking) return std::nullopt;
@@ -49,4 +49,4 @@ std::string placement_problem(std::optional<unsigned> requested,
   return {};
 }
 
-}  // namespace gpubench::gpu
+}  // namespace gpubench::benchmarks::gpu

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-namespace gpubench::gpu {
+namespace gpubench::benchmarks::gpu {
 
 // CUDA_LAUNCH_BLOCKING=1 makes every launch wait for the kernel: the spin kernel would hold
 // the host until its timeout, and every latched sample would fail after 10 s. Unset when
@@ -26,4 +26,4 @@ std::string driver_too_old_reason(int driver_version, int runtime_version);
 std::string placement_problem(std::optional<unsigned> requested,
                               const std::vector<unsigned>& nodes);
 
-}  // namespace gpubench::gpu
+}  // namespace gpubench::benchmarks::gpu

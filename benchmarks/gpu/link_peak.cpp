@@ -7,7 +7,7 @@
 
 #include "core/units.hpp"
 
-namespace gpubench::gpu {
+namespace gpubench::benchmarks::gpu {
 
 std::optional<int> pcie_generation(std::string_view speed) {
   const auto first = speed.find_first_not_of(' ');
@@ -107,4 +107,4 @@ std::optional<core::peak_info> nvlink_peak(int cc_major, int cc_minor, int links
   return p;
 }
 
-}  // namespace gpubench::gpu
+}  // namespace gpubench::benchmarks::gpu

@@ -7,7 +7,7 @@
 
 #include "core/result.hpp"
 
-namespace gpubench::gpu {
+namespace gpubench::benchmarks::gpu {
 
 // The PCIe generation of a sysfs link speed ("16.0 GT/s PCIe", "8 GT/s", "2.5 GT/s");
 // std::nullopt for "Unknown" or anything else it cannot read.
@@ -26,4 +26,4 @@ double nvlink_link_gbps(int cc_major, int cc_minor);
 std::optional<core::peak_info> nvlink_peak(int cc_major, int cc_minor, int links,
                                            int directions = 1);
 
-}  // namespace gpubench::gpu
+}  // namespace gpubench::benchmarks::gpu

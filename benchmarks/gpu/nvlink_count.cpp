@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-namespace gpubench::gpu {
+namespace gpubench::benchmarks::gpu {
 
 namespace {
 
@@ -41,4 +41,4 @@ int nvlink_links_between(const std::vector<nvlink_end>& a, const std::string& bu
   return ca.direct + std::min(ca.to_switch, cb.to_switch);
 }
 
-}  // namespace gpubench::gpu
+}  // namespace gpubench::benchmarks::gpu

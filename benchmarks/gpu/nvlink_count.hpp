@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-namespace gpubench::gpu {
+namespace gpubench::benchmarks::gpu {
 
 // NVML's NVLINK_MAX_LINKS since r535 (18 before); links are walked until NVML says the
 // index is invalid, at most this many.
@@ -27,4 +27,4 @@ int nvlink_links_between(const std::vector<nvlink_end>& a, const std::string& bu
                          const std::vector<nvlink_end>& b, const std::string& bus_b,
                          const std::vector<std::string>& gpus);
 
-}  // namespace gpubench::gpu
+}  // namespace gpubench::benchmarks::gpu

@@ -7,7 +7,7 @@
 #include "benchmarks/gpu/gpu_cases.hpp"
 #include "core/registry.hpp"
 
-namespace gpubench::benchmarks {
+namespace gpubench::benchmarks::gpu {
 
 namespace {
 
@@ -32,6 +32,7 @@ void p2p_bandwidth_body(core::case_state& state) {
 void register_gpu_p2p_bandwidth(core::registry& r) {
   core::benchmark_def def;
   def.id = "gpu.p2p.bandwidth";
+  def.kind = core::gpu_gpu_kind({"src", "dst"});
   def.suites = {"gpu"};
   def.description = "GPU<->GPU copy bandwidth over NVLink/PCIe, all pairs, P2P and staged";
   def.metric = core::bandwidth_metric();
@@ -49,4 +50,4 @@ void register_gpu_p2p_bandwidth(core::registry& r) {
   r.add(std::move(def));
 }
 
-}  // namespace gpubench::benchmarks
+}  // namespace gpubench::benchmarks::gpu

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-namespace gpubench::gpu {
+namespace gpubench::benchmarks::gpu {
 
 std::string to_string(pcie_path p) {
   switch (p) {
@@ -58,4 +58,4 @@ nlohmann::json to_json(const pair_link& l) {
   return j;
 }
 
-}  // namespace gpubench::gpu
+}  // namespace gpubench::benchmarks::gpu

@@ -8,7 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
-namespace gpubench::gpu {
+namespace gpubench::benchmarks::gpu {
 
 enum class pcie_path {
   pix,      // one PCIe switch between them
@@ -36,4 +36,4 @@ struct pair_link {
 
 nlohmann::json to_json(const pair_link& l);
 
-}  // namespace gpubench::gpu
+}  // namespace gpubench::benchmarks::gpu

@@ -10,7 +10,7 @@
 #define GPUBENCH_HD
 #endif
 
-namespace gpubench::gpu {
+namespace gpubench::benchmarks::gpu {
 
 // Different seeds give different words at every index, so a copy that did not happen, or
 // happened from the wrong offset, fails the check.
@@ -22,4 +22,4 @@ GPUBENCH_HD constexpr std::uint32_t pattern_word(std::uint64_t index, std::uint3
   return static_cast<std::uint32_t>(x) ^ seed;
 }
 
-}  // namespace gpubench::gpu
+}  // namespace gpubench::benchmarks::gpu

@@ -7,7 +7,7 @@
 #include "benchmarks/gpu/link_peak.hpp"
 #include "core/system/sysfs.hpp"
 
-namespace gpubench::gpu {
+namespace gpubench::benchmarks::gpu {
 
 namespace fs = std::filesystem;
 
@@ -94,4 +94,4 @@ nlohmann::json to_json(const pcie_link_state& l) {
   return j;
 }
 
-}  // namespace gpubench::gpu
+}  // namespace gpubench::benchmarks::gpu

@@ -10,7 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
-namespace gpubench::gpu {
+namespace gpubench::benchmarks::gpu {
 
 struct pcie_link_state {
   std::optional<int> generation;
@@ -43,4 +43,4 @@ std::string normalize_bus_id(std::string_view id);
 
 nlohmann::json to_json(const pcie_link_state& l);
 
-}  // namespace gpubench::gpu
+}  // namespace gpubench::benchmarks::gpu

@@ -7,7 +7,7 @@
 #include <utility>
 #include <vector>
 
-namespace gpubench::gpu {
+namespace gpubench::benchmarks::gpu {
 
 struct peer_ops {
   // Turns access from -> to on; returns false when it was already on (nothing to undo).
@@ -33,4 +33,4 @@ inline std::vector<std::pair<int, int>> enable_both_ways(int a, int b, const pee
   return enabled;
 }
 
-}  // namespace gpubench::gpu
+}  // namespace gpubench::benchmarks::gpu

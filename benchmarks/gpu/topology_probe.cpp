@@ -6,7 +6,7 @@
 #include "benchmarks/gpu/gpu_topology.hpp"
 #include "core/registry.hpp"
 
-namespace gpubench::benchmarks {
+namespace gpubench::benchmarks::gpu {
 
 void register_gpu_topology(core::registry& r) {
   r.add_system_probe([](nlohmann::json& system) {
@@ -30,4 +30,4 @@ void register_gpu_topology(core::registry& r) {
   });
 }
 
-}  // namespace gpubench::benchmarks
+}  // namespace gpubench::benchmarks::gpu

@@ -2,7 +2,7 @@
 
 #include <cstring>
 
-namespace gpubench::benchmarks {
+namespace gpubench::benchmarks::memory {
 
 namespace {
 // Keeps the compiler from merging or dropping repeated copies of the same bytes.
@@ -64,4 +64,4 @@ void copy_team::copy(std::byte* dst, const std::byte* src, std::size_t bytes, st
   m_done.arrive_and_wait();
 }
 
-}  // namespace gpubench::benchmarks
+}  // namespace gpubench::benchmarks::memory

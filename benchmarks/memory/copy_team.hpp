@@ -11,7 +11,7 @@
 
 #include "benchmarks/memory/numa_buffer.hpp"
 
-namespace gpubench::benchmarks {
+namespace gpubench::benchmarks::memory {
 
 class copy_team {
  public:
@@ -40,4 +40,4 @@ class copy_team {
   bool m_stop = false;
 };
 
-}  // namespace gpubench::benchmarks
+}  // namespace gpubench::benchmarks::memory

@@ -10,7 +10,7 @@
 #include "core/registry.hpp"
 #include "core/units.hpp"
 
-namespace gpubench::benchmarks {
+namespace gpubench::benchmarks::memory {
 
 namespace {
 
@@ -74,6 +74,7 @@ void host_copy_body(core::case_state& state) {
 void register_memory_host_copy(core::registry& r) {
   core::benchmark_def def;
   def.id = "memory.host.copy";
+  def.kind = core::host_memory_kind({"src_numa", "dst_numa"});
   def.suites = {"memory"};
   def.description = "host memcpy bandwidth, one thread and all cores, per NUMA node pair";
   def.metric = core::bandwidth_metric();
@@ -88,4 +89,4 @@ void register_memory_host_copy(core::registry& r) {
   r.add(std::move(def));
 }
 
-}  // namespace gpubench::benchmarks
+}  // namespace gpubench::benchmarks::memory

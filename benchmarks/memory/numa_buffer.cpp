@@ -7,7 +7,7 @@
 #include <stdexcept>
 #include <string>
 
-namespace gpubench::benchmarks {
+namespace gpubench::benchmarks::memory {
 
 numa_topology::numa_topology() {
   if (hwloc_topology_init(&m_topo) != 0) throw std::runtime_error("hwloc: cannot initialise");
@@ -64,4 +64,4 @@ host_buffer::~host_buffer() {
   hwloc_free(m_topo.get(), m_data, m_size);
 }
 
-}  // namespace gpubench::benchmarks
+}  // namespace gpubench::benchmarks::memory

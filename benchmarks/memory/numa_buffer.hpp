@@ -8,7 +8,7 @@
 
 struct hwloc_topology;
 
-namespace gpubench::benchmarks {
+namespace gpubench::benchmarks::memory {
 
 // The machine's NUMA nodes and their CPUs, shared by the buffers and threads bound to them.
 class numa_topology {
@@ -45,4 +45,4 @@ class host_buffer {
   std::size_t m_size = 0;
 };
 
-}  // namespace gpubench::benchmarks
+}  // namespace gpubench::benchmarks::memory

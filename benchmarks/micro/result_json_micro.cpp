@@ -23,7 +23,7 @@ result_file large_result() {
            "interconnect",
            gpubench::core::run_status::complete};
   f.system = {{"host", "host"}, {"numa_nodes", 2}, {"nics", nlohmann::json::array()}};
-  const auto samples = gpubench::micro::noisy_samples(200);
+  const auto samples = gpubench::benchmarks::micro::noisy_samples(200);
   for (int c = 0; c < 24; ++c) {
     gpubench::core::case_result r;
     r.benchmark = "net.tcp.bandwidth";

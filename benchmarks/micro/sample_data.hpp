@@ -6,7 +6,7 @@
 #include <random>
 #include <vector>
 
-namespace gpubench::micro {
+namespace gpubench::benchmarks::micro {
 
 inline std::vector<double> noisy_samples(std::size_t n) {
   std::mt19937_64 gen(42);
@@ -17,4 +17,4 @@ inline std::vector<double> noisy_samples(std::size_t n) {
   return v;
 }
 
-}  // namespace gpubench::micro
+}  // namespace gpubench::benchmarks::micro

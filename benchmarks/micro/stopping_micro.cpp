@@ -9,7 +9,7 @@ namespace {
 
 void stopping_rule_add(benchmark::State& state) {
   const auto n = static_cast<std::size_t>(state.range(0));
-  const auto values = gpubench::micro::noisy_samples(n);
+  const auto values = gpubench::benchmarks::micro::noisy_samples(n);
   gpubench::core::stopping_criteria c;
   // Never stop early: every sample pays the full bookkeeping, the worst case.
   c.min_time = 0;

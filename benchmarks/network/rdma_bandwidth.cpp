@@ -3,12 +3,13 @@
 // first post to last completion; message rate and both sides' CPU cost beside it.
 #include "benchmarks/network/rdma_common.hpp"
 
-namespace gpubench::benchmarks {
+namespace gpubench::benchmarks::network {
 
 void register_net_rdma_bandwidth(core::registry& r) {
   add_rdma_options(r);
   core::benchmark_def def;
   def.id = "net.rdma.bandwidth";
+  def.kind = core::network_kind("rdma", {"peer", "device"});
   def.suites = {"network"};
   def.description = "RDMA verbs bandwidth (send/write/read), perftest method, with CPU cost";
   def.metric = core::bandwidth_metric();
@@ -29,4 +30,4 @@ void register_net_rdma_bandwidth(core::registry& r) {
   r.add(std::move(def));
 }
 
-}  // namespace gpubench::benchmarks
+}  // namespace gpubench::benchmarks::network

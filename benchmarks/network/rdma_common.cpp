@@ -11,7 +11,7 @@
 #include "transports/rdma/rdma_settings.hpp"
 #include "transports/rdma/rdma_transport.hpp"
 
-namespace gpubench::benchmarks {
+namespace gpubench::benchmarks::network {
 
 namespace rdma = transports::rdma;
 
@@ -166,4 +166,4 @@ void run_rdma_points(core::case_state& state, rdma::test_kind test) {
   });
 }
 
-}  // namespace gpubench::benchmarks
+}  // namespace gpubench::benchmarks::network

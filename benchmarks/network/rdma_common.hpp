@@ -12,7 +12,7 @@
 #include "core/registry.hpp"
 #include "transports/rdma/exchange.hpp"
 
-namespace gpubench::benchmarks {
+namespace gpubench::benchmarks::network {
 
 // RDMA without --peer: both queue pairs are on one device, and every message still goes
 // through the HCA (DMA out, the device's loopback, DMA in): not the "no NIC crossed" of TCP.
@@ -34,4 +34,4 @@ std::vector<nlohmann::json> rdma_cases(const core::run_context& ctx,
 // bandwidth (a burst of work requests per sample), with both sides' CPU cost per GB.
 void run_rdma_points(core::case_state& state, transports::rdma::test_kind test);
 
-}  // namespace gpubench::benchmarks
+}  // namespace gpubench::benchmarks::network

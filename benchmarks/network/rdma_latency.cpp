@@ -3,7 +3,7 @@
 #include "benchmarks/network/rdma_common.hpp"
 #include "transports/rdma/rdma_transport.hpp"
 
-namespace gpubench::benchmarks {
+namespace gpubench::benchmarks::network {
 
 void register_net_rdma_latency(core::registry& r) {
   add_rdma_options(r);
@@ -11,6 +11,7 @@ void register_net_rdma_latency(core::registry& r) {
   r.add_system_probe(transports::rdma::add_rdma_system_info);
   core::benchmark_def def;
   def.id = "net.rdma.latency";
+  def.kind = core::network_kind("rdma", {"peer", "device"});
   def.suites = {"network"};
   def.description = "RDMA verbs latency (send/write/read), one-way, perftest method";
   def.metric = core::latency_metric();
@@ -31,4 +32,4 @@ void register_net_rdma_latency(core::registry& r) {
   r.add(std::move(def));
 }
 
-}  // namespace gpubench::benchmarks
+}  // namespace gpubench::benchmarks::network

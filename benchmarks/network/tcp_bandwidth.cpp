@@ -5,12 +5,13 @@
 #include "transports/tcp/socket_buffers.hpp"
 #include "transports/tcp/tcp_transport.hpp"
 
-namespace gpubench::benchmarks {
+namespace gpubench::benchmarks::network {
 
 void register_net_tcp_bandwidth(core::registry& r) {
   network::add_p2p_options(r);
   core::benchmark_def def;
   def.id = "net.tcp.bandwidth";
+  def.kind = core::network_kind("tcp", {"peer"});
   def.suites = {"network"};
   def.description = "TCP streaming bandwidth, to/from the peer and bidirectional, 1 and N streams";
   def.metric = core::bandwidth_metric();
@@ -53,4 +54,4 @@ void register_net_tcp_bandwidth(core::registry& r) {
   r.add(std::move(def));
 }
 
-}  // namespace gpubench::benchmarks
+}  // namespace gpubench::benchmarks::network

@@ -4,12 +4,13 @@
 #include "core/registry.hpp"
 #include "transports/tcp/tcp_transport.hpp"
 
-namespace gpubench::benchmarks {
+namespace gpubench::benchmarks::network {
 
 void register_net_tcp_latency(core::registry& r) {
   network::add_p2p_options(r);
   core::benchmark_def def;
   def.id = "net.tcp.latency";
+  def.kind = core::network_kind("tcp", {"peer"});
   def.suites = {"network"};
   def.description = "TCP ping-pong latency, one-way, with CPU cost of both sides";
   def.metric = core::latency_metric();
@@ -38,4 +39,4 @@ void register_net_tcp_latency(core::registry& r) {
   r.add(std::move(def));
 }
 
-}  // namespace gpubench::benchmarks
+}  // namespace gpubench::benchmarks::network

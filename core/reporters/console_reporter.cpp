@@ -1,26 +1,21 @@
 #include "core/reporters/console_reporter.hpp"
 
 #include <cmath>
+#include <string>
+#include <vector>
 
 #include <fmt/format.h>
 
+#include "core/params_text.hpp"
+#include "core/text_table.hpp"
 #include "core/units.hpp"
 
 namespace gpubench::core {
 
-std::string describe_params(const nlohmann::json& params) {
-  std::string out;
-  for (const auto& [k, v] : params.items()) {
-    if (!out.empty()) out += ' ';
-    out += k + "=" + (v.is_string() ? v.get<std::string>() : v.dump());
-  }
-  return out;
-}
-
 namespace {
 
 std::string heading(const case_result& c) {
-  const std::string p = describe_params(c.params);
+  const std::string p = params_text(c.params, " ");
   return p.empty() ? c.benchmark : c.benchmark + " [" + p + "]";
 }
 
@@ -30,6 +25,40 @@ std::string value(double v) {
   if (v >= 100) return fmt::format("{:.1f}", v);
   if (v >= 1) return fmt::format("{:.2f}", v);
   return fmt::format("{:.3f}", v);
+}
+
+// The columns of nccl-tests and perftest: fixed widths a space apart, so a long value shifts its
+// line instead of widening the whole table, and the header is a comment ("#") for tools that
+// read the numbers.
+text_table fixed_table(std::vector<text_column> columns) {
+  for (auto& c : columns)
+    c.gap = 1;
+  columns.push_back({"stopped by", align::left, 0, 2});
+  text_table_style style;
+  style.header_prefix = "#  ";
+  style.row_prefix = "   ";
+  style.fit = false;
+  return text_table(std::move(columns), std::move(style));
+}
+
+text_table bandwidth_table(const case_result& c) {
+  return fixed_table({{"size", align::right, 10},
+                      {"median", align::right, 10},
+                      {"mean", align::right, 10},
+                      {"peak", align::right, 10},
+                      {"unit", align::right, 6},
+                      {c.peak ? "%peak" : "", align::right, 8},
+                      {"samples", align::right, 8}});
+}
+
+text_table latency_table() {
+  return fixed_table({{"size", align::right, 10},
+                      {"min", align::right, 10},
+                      {"median", align::right, 10},
+                      {"p99", align::right, 10},
+                      {"max", align::right, 10},
+                      {"unit", align::right, 6},
+                      {"samples", align::right, 8}});
 }
 
 }  // namespace
@@ -67,27 +96,21 @@ void console_reporter::run_finished(const result_file& file) {
       fmt::print(m_table, "#   peak {} {} ({})\n", value(c.peak->value), c.peak->unit,
                  c.peak->basis);
     const bool bw = c.better == "higher";
-    if (bw)
-      fmt::print(m_table, "#  {:>10} {:>10} {:>10} {:>10} {:>6} {:>8} {:>8}  {}\n", "size",
-                 "median", "mean", "peak", "unit", c.peak ? "%peak" : "", "samples", "stopped by");
-    else
-      fmt::print(m_table, "#  {:>10} {:>10} {:>10} {:>10} {:>10} {:>6} {:>8}  {}\n", "size", "min",
-                 "median", "p99", "max", "unit", "samples", "stopped by");
+    text_table table = bw ? bandwidth_table(c) : latency_table();
     for (const auto& p : c.points) {
       const auto& s = p.stats;
       if (bw) {
         const std::string pct = c.peak && c.peak->value > 0
                                     ? fmt::format("{:.1f}", 100 * s.median / c.peak->value)
                                     : "";
-        fmt::print(m_table, "   {:>10} {:>10} {:>10} {:>10} {:>6} {:>8} {:>8}  {}\n",
-                   format_bytes(p.bytes), value(s.median), value(s.mean), value(s.max), c.unit, pct,
-                   s.count, p.stopped_by);
+        table.add_row({format_bytes(p.bytes), value(s.median), value(s.mean), value(s.max), c.unit,
+                       pct, std::to_string(s.count), p.stopped_by});
       } else {
-        fmt::print(m_table, "   {:>10} {:>10} {:>10} {:>10} {:>10} {:>6} {:>8}  {}\n",
-                   format_bytes(p.bytes), value(s.min), value(s.median), value(s.p99), value(s.max),
-                   c.unit, s.count, p.stopped_by);
+        table.add_row({format_bytes(p.bytes), value(s.min), value(s.median), value(s.p99),
+                       value(s.max), c.unit, std::to_string(s.count), p.stopped_by});
       }
     }
+    table.print(m_table);
   }
   std::size_t ok = 0, skipped = 0, failed = 0;
   for (const auto& c : file.results)

@@ -27,7 +27,4 @@ class console_reporter final : public reporter {
   std::size_t m_index = 0, m_total = 0;
 };
 
-// "threads=1 numa=0" from a params object, for headings and progress lines.
-std::string describe_params(const nlohmann::json& params);
-
 }  // namespace gpubench::core

@@ -1,5 +1,6 @@
 #include "core/system/system_probe.hpp"
 
+#include "core/registry.hpp"
 #include "core/system/nic_probe.hpp"
 
 namespace gpubench::core {
@@ -17,6 +18,13 @@ nlohmann::json probe_system(const probe_roots& roots) {
   j["rdma_devices"] = nlohmann::json::array();
   j["software"] = probe_software(roots);
   return j;
+}
+
+nlohmann::json describe_system(const registry& registry) {
+  nlohmann::json system = probe_system();
+  for (const auto& probe : registry.system_probes())
+    probe(system);
+  return system;
 }
 
 }  // namespace gpubench::core

@@ -37,4 +37,9 @@ nlohmann::json probe_software(const probe_roots& roots);
 // always exist: family probes (registry.add_system_probe) merge into them.
 nlohmann::json probe_system(const probe_roots& roots = {});
 
+class registry;
+// The `system` block of a result file: this machine (probe_system) plus what each benchmark
+// family's probe adds (GPUs, RDMA devices, software versions).
+nlohmann::json describe_system(const registry& registry);
+
 }  // namespace gpubench::core

@@ -4,13 +4,22 @@
 #include <cmath>
 #include <map>
 
+#include "cluster/robust.hpp"
 #include "core/cluster.hpp"
-#include "reports/cluster/robust.hpp"
 #include "reports/model/text_format.hpp"
 
 namespace gpubench::reports::cluster {
 
 using namespace model;
+
+// The verdict is cluster/'s (gpubench::cluster); this section only shows it.
+using gpubench::cluster::find_suspects;
+using gpubench::cluster::min_nodes_for_verdict;
+using gpubench::cluster::node_answered;
+using gpubench::cluster::node_pair_medians;
+using gpubench::cluster::suspect;
+using gpubench::cluster::suspect_kind;
+using gpubench::cluster::suspect_options;
 
 namespace {
 

@@ -5,7 +5,7 @@
 
 #include <vector>
 
-#include "reports/cluster/suspects.hpp"
+#include "cluster/suspects.hpp"
 #include "reports/model/document.hpp"
 #include "reports/model/report_inputs.hpp"
 
@@ -15,7 +15,8 @@ namespace gpubench::reports::cluster {
 inline constexpr std::size_t raster_above_nodes = 64;
 
 // No sections when no file has a cluster section.
-std::vector<model::section> cluster_sections(const std::vector<model::run_input>& runs,
-                                             const suspect_options& options = {});
+std::vector<model::section> cluster_sections(
+    const std::vector<model::run_input>& runs,
+    const gpubench::cluster::suspect_options& options = {});
 
 }  // namespace gpubench::reports::cluster

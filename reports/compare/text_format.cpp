@@ -1,9 +1,7 @@
 #include <fmt/format.h>
-#include <algorithm>
-#include <array>
-#include <vector>
 
 #include "core/errors.hpp"
+#include "core/text_table.hpp"
 #include "reports/compare/cells.hpp"
 #include "reports/compare/formats.hpp"
 
@@ -50,8 +48,6 @@ const char* colour_of(const comparison_row& row) {
   }
 }
 
-constexpr std::size_t columns = 7;
-
 }  // namespace
 
 std::string format_text(const comparison& c, bool color) {
@@ -65,34 +61,18 @@ std::string format_text(const comparison& c, bool color) {
   out += fmt::format("  {}\n\n", cells::counts(c));
   if (c.rows.empty()) return out;
 
-  using line = std::array<std::string, columns>;
-  std::vector<line> lines = {{"VERDICT", "CASE", "BASE", "NEW", "CHANGE", "BOUND", "TEST"}};
-  std::vector<const comparison_row*> source = {nullptr};
-  const std::vector<comparison_row> rows = by_severity(c.rows);
-  for (const auto& r : rows) {
-    lines.push_back({to_string(r.result), row_label(r), cells::value(r.base_value, r.unit),
-                     cells::value(r.new_value, r.unit), cells::change(r), cells::bound(r),
-                     cells::test(r)});
-    source.push_back(&r);
+  // The note runs free after the last column, so a long one does not widen the table.
+  core::text_table_style style;
+  style.trim = true;
+  core::text_table table(
+      {{"VERDICT"}, {"CASE"}, {"BASE"}, {"NEW"}, {"CHANGE"}, {"BOUND"}, {"TEST"}, {""}}, style);
+  for (const auto& r : by_severity(c.rows)) {
+    table.add_row({to_string(r.result), row_label(r), cells::value(r.base_value, r.unit),
+                   cells::value(r.new_value, r.unit), cells::change(r), cells::bound(r),
+                   cells::test(r), r.note});
+    if (color && *colour_of(r)) table.wrap_cell(0, colour_of(r), "\033[0m");
   }
-  std::array<std::size_t, columns> width{};
-  for (const auto& l : lines)
-    for (std::size_t i = 0; i < columns; ++i)
-      width[i] = std::max(width[i], l[i].size());
-
-  for (std::size_t n = 0; n < lines.size(); ++n) {
-    const comparison_row* r = source[n];
-    std::string text;
-    for (std::size_t i = 0; i < columns; ++i) {
-      std::string cell = fmt::format("{:<{}}", lines[n][i], width[i]);
-      if (i == 0 && color && r && *colour_of(*r)) cell = colour_of(*r) + cell + "\033[0m";
-      text += (i == 0 ? "" : "  ") + cell;
-    }
-    if (r && !r->note.empty()) text += "  " + r->note;
-    while (!text.empty() && text.back() == ' ')
-      text.pop_back();
-    out += text + "\n";
-  }
+  out += table.render();
   return out;
 }
 

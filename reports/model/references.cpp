@@ -43,6 +43,13 @@ bool any_device(const nlohmann::json& list, const auto& predicate) {
   return std::any_of(list.begin(), list.end(), predicate);
 }
 
+// A figure names the path and the qualifiers it was measured on; what it leaves out matches any.
+bool kind_matches(const core::measure_kind& want, const core::measure_kind& have) {
+  const auto same = [](const std::string& w, const std::string& h) { return w.empty() || w == h; };
+  return want.path == have.path && same(want.direction, have.direction) &&
+         same(want.transport, have.transport) && same(want.operation, have.operation);
+}
+
 bool params_subset(const nlohmann::json& wanted, const nlohmann::json& params) {
   for (const auto& [key, value] : wanted.items())
     if (!params.contains(key) || params.at(key) != value) return false;
@@ -90,7 +97,12 @@ reference_set::reference_set(const nlohmann::json& doc, const std::string& origi
     const std::string where = "figures[" + std::to_string(i++) + "]";
     try {
       reference_figure r;
-      r.benchmark = f.at("benchmark").get<std::string>();
+      try {
+        r.kind = core::kind_from_json(f.at("kind"));
+      } catch (const std::invalid_argument& e) {
+        fail(where + ".kind: " + e.what());
+      }
+      r.metric = f.value("metric", std::string());
       r.params = f.value("params", nlohmann::json::object());
       r.hardware = f.at("hardware");
       for (const auto& [key, value] : r.hardware.items())
@@ -115,13 +127,12 @@ reference_set reference_set::builtin() {
                        "built-in reference figures");
 }
 
-std::vector<const reference_figure*> reference_set::matching(const std::string& benchmark,
-                                                             const nlohmann::json& params,
+std::vector<const reference_figure*> reference_set::matching(const core::case_result& c,
                                                              const nlohmann::json& system) const {
   std::vector<const reference_figure*> out;
   for (const auto& f : m_figures)
-    if (f.benchmark == benchmark && params_subset(f.params, params) &&
-        hardware_matches(f.hardware, system))
+    if (kind_matches(f.kind, c.kind) && (f.metric.empty() || f.metric == c.metric) &&
+        params_subset(f.params, c.params) && hardware_matches(f.hardware, system))
       out.push_back(&f);
   return out;
 }

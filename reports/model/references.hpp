@@ -7,10 +7,13 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/result.hpp"
+
 namespace gpubench::reports::model {
 
 struct reference_figure {
-  std::string benchmark;
+  core::measure_kind kind;  // path and the qualifiers it names; empty qualifiers match any
+  std::string metric;       // "bandwidth" | "latency"; empty: any (allreduce figures are busbw)
   nlohmann::json params;    // must be a subset of a measured case's parameters
   nlohmann::json hardware;  // gpu (name contains), gpu_count, nic_speed_gbps, rdma_link_layer,
                             // rdma_speed_gbps: all must hold for one system
@@ -29,9 +32,9 @@ class reference_set {
   static reference_set builtin();
 
   const std::vector<reference_figure>& figures() const { return m_figures; }
-  // Figures of `benchmark` whose hardware matches `system` and whose params match `params`.
-  std::vector<const reference_figure*> matching(const std::string& benchmark,
-                                                const nlohmann::json& params,
+  // Figures of the case's kind and metric whose hardware matches `system` and whose params
+  // are among the case's.
+  std::vector<const reference_figure*> matching(const core::case_result& c,
                                                 const nlohmann::json& system) const;
 
  private:

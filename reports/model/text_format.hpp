@@ -1,22 +1,15 @@
-// How numbers, sizes and parameters are written in every report format.
+// How numbers, sizes and parameters are written in every report format: core's, which the
+// cluster verdict (cluster/) writes its evidence with too, so the two read alike.
 #pragma once
 
-#include <cstdint>
-#include <string>
-
-#include <nlohmann/json.hpp>
+#include "core/text_format.hpp"
 
 namespace gpubench::reports::model {
 
-// Three to four significant digits, no exponent for everyday magnitudes; "-" for NaN.
-std::string format_value(double v);
-// "8B", "4K", "64M", "1G": short binary sizes for axes and tables.
-std::string format_size(std::uint64_t bytes);
-// A parameter value as text: strings bare, everything else as JSON.
-std::string param_text(const nlohmann::json& v);
-// "memory=pinned, engine=ce"; empty for no parameters.
-std::string params_text(const nlohmann::json& params);
-// Ratio as "1.23x".
-std::string format_ratio(double r);
+using core::format_ratio;
+using core::format_size;
+using core::format_value;
+using core::param_text;
+using core::params_text;
 
 }  // namespace gpubench::reports::model

@@ -1,6 +1,7 @@
 #include "reports/page_one/headline_table.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <map>
 
@@ -28,37 +29,74 @@ struct path_kind {
   bool worst = false;
 };
 
+// The name of a transport or an operation as a row title says it: "TCP", "RDMA", "Allreduce".
+std::string transport_title(const std::string& t) {
+  std::string out = t;
+  for (auto& ch : out)
+    ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
+  return out;
+}
+std::string operation_title(const std::string& op) {
+  std::string out = op;
+  if (!out.empty()) out[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(out[0])));
+  return out;
+}
+
+// TCP before RDMA before any other transport, as the rows have always been ordered.
+int transport_rank(const std::string& t) {
+  return t == "tcp" ? 0 : t == "rdma" ? 1 : 2;
+}
+
 std::optional<path_kind> kind_of(const core::case_result& c) {
-  const auto& b = c.benchmark;
+  const auto& k = c.kind;
+  const bool latency = c.metric == "latency";
   const bool pinned_ce = param(c, "memory") != "pageable" && param(c, "engine") != "sm";
-  if (b == "memory.host.copy") return path_kind{0, b, "Host memory copy", false};
-  if (b == "gpu.h2d" && pinned_ce) return path_kind{1, b, "Host to GPU (pinned)", true};
-  if (b == "gpu.d2h" && pinned_ce) return path_kind{2, b, "GPU to host (pinned)", true};
-  if (b == "gpu.bidir" && pinned_ce) return path_kind{3, b, "Host and GPU, both directions", true};
-  if (b == "gpu.host.latency") return path_kind{4, b, "GPU to host memory latency", true};
-  if (b == "gpu.p2p.bandwidth" && param(c, "direction") != "bidir") {
+  if (k.is(core::paths::host_memory)) return path_kind{0, k.path, "Host memory copy", false};
+  if (k.is(core::paths::host_gpu)) {
+    const std::string key = k.path + " " + k.direction + " " + c.metric;
+    if (latency) return path_kind{4, key, "GPU to host memory latency", true};
+    if (!pinned_ce) return std::nullopt;
+    if (k.direction == core::directions::to_gpu)
+      return path_kind{1, key, "Host to GPU (pinned)", true};
+    if (k.direction == core::directions::to_host)
+      return path_kind{2, key, "GPU to host (pinned)", true};
+    if (k.direction == core::directions::both)
+      return path_kind{3, key, "Host and GPU, both directions", true};
+    return std::nullopt;
+  }
+  if (k.is(core::paths::gpu_gpu)) {
+    if (latency) return path_kind{6, k.path + " latency", "GPU to GPU latency", true};
+    if (param(c, "direction") == "bidir") return std::nullopt;
     const auto link = param(c, "link");
-    return path_kind{5, b + " " + link,
+    return path_kind{5, k.path + " " + link,
                      "GPU to GPU" + (link.empty() ? std::string() : " over " + link), true};
   }
-  if (b == "gpu.p2p.latency") return path_kind{6, b, "GPU to GPU latency", true};
-  if (b == "net.tcp.bandwidth") return path_kind{7, b, "TCP bandwidth", false};
-  if (b == "net.tcp.latency") return path_kind{8, b, "TCP latency, p50", false};
-  if (b == "net.rdma.bandwidth") return path_kind{9, b, "RDMA bandwidth", false};
-  if (b == "net.rdma.latency") return path_kind{10, b, "RDMA latency, p50", false};
-  if (b == "coll.allreduce") {
+  if (k.is(core::paths::network)) {
+    const auto name = transport_title(k.transport);
+    const int order = 7 + 2 * transport_rank(k.transport) + (latency ? 1 : 0);
+    return path_kind{order, k.path + " " + k.transport + " " + c.metric,
+                     name + (latency ? " latency, p50" : " bandwidth"), false};
+  }
+  if (k.is(core::paths::collective)) {
     const auto how = param(c, "backend") + "/" + param(c, "transport");
-    return path_kind{11, b + " " + how, "Allreduce " + how, false};
+    return path_kind{13, k.path + " " + k.operation + " " + how,
+                     operation_title(k.operation) + " " + how, false};
   }
   return std::nullopt;
 }
 
+// The parameter naming endpoint i of a case's kind, as text ("" when it has none).
+std::string endpoint(const core::case_result& c, std::size_t i) {
+  const auto& e = c.kind.endpoints;
+  return i < e.size() ? param(c, e[i].c_str()) : "";
+}
+
 // What tells the chosen case apart from its siblings: "GPU 2", "GPU 0 to 3", "8 streams".
 std::string which(const core::case_result& c) {
-  const auto& b = c.benchmark;
-  if (b.rfind("gpu.p2p.", 0) == 0) return "GPU " + param(c, "src") + " to " + param(c, "dst");
-  if (b.rfind("gpu.", 0) == 0 && c.params.contains("gpu")) return "GPU " + param(c, "gpu");
-  if (b == "coll.allreduce") return param(c, "nodes") + " nodes";
+  const auto& k = c.kind;
+  if (k.is(core::paths::gpu_gpu)) return "GPU " + endpoint(c, 0) + " to " + endpoint(c, 1);
+  if (k.is(core::paths::host_gpu) && !endpoint(c, 0).empty()) return "GPU " + endpoint(c, 0);
+  if (k.is(core::paths::collective)) return endpoint(c, 0) + " nodes";
   std::string out;
   for (const char* key : {"streams", "op", "memory", "direction"})
     if (c.params.contains(key))
@@ -107,7 +145,8 @@ std::vector<headline_row> headline_rows(const run_input& run) {
     if (first_local) g.count = 0;
     ++g.count;
     bool take = !g.row.result || first_local;
-    if (!take && c.benchmark == "coll.allreduce") {
+    const bool collective = c.kind.is(core::paths::collective);
+    if (!take && collective) {
       // The most nodes measured: what the cluster does at its scale.
       const int nodes = c.params.value("nodes", 0);
       take = nodes > g.nodes || (nodes == g.nodes && better(*f, g.row.figure));
@@ -118,7 +157,7 @@ std::vector<headline_row> headline_rows(const run_input& run) {
     g.kind = *kind;
     g.remote = remote;
     g.row = {kind->key, kind->title, &c, *f};
-    if (c.benchmark == "coll.allreduce") g.nodes = c.params.value("nodes", 0);
+    if (collective) g.nodes = c.params.value("nodes", 0);
   }
   std::vector<headline_row> out;
   for (auto& [order, g] : groups) {
@@ -163,7 +202,7 @@ table headline_table(const run_input& run, const reference_set& refs) {
     std::string rate = "-";
     if (c.peak && c.peak->unit == row.figure.unit)
       rate = format_value(c.peak->value) + " " + c.peak->unit + " (" + c.peak->basis + ")";
-    const auto matched = refs.matching(c.benchmark, c.params, run.file.system);
+    const auto matched = refs.matching(c, run.file.system);
     std::string ref = "-";
     for (const auto* r : matched)
       if (r->unit == row.figure.unit) {

@@ -14,7 +14,7 @@
 namespace gpubench::reports::page_one {
 
 struct headline_row {
-  std::string key;  // stable: "gpu.h2d", "net.tcp.bandwidth", "coll.allreduce mpi/tcp"
+  std::string key;  // stable: "host_gpu to_gpu bandwidth", "collective allreduce mpi/tcp"
   std::string
       path;  // "Host to GPU (pinned): slowest of 4 (GPU 2)", among host memory local to the GPU
   const core::case_result* result = nullptr;

@@ -88,6 +88,18 @@ std::string param_is(const core::case_result& c, const char* key) {
   return c.params.contains(key) ? param_text(c.params.at(key)) : "";
 }
 
+// The parameter naming endpoint i of the case's kind, as text: the GPU of a host-GPU copy, the
+// source GPU of a pair.
+std::string endpoint_is(const core::case_result& c, std::size_t i) {
+  const auto& e = c.kind.endpoints;
+  return i < e.size() ? param_is(c, e[i].c_str()) : "";
+}
+
+// A point-to-point network case over `transport`.
+bool over(const core::case_result& c, std::string_view transport) {
+  return c.kind.is(core::paths::network) && c.kind.transport == transport;
+}
+
 struct device {
   std::string id, label, detail, kind, pcie;
   int numa = 0;
@@ -111,12 +123,12 @@ diagram machine_diagram(const run_input& run) {
   // system block does not list them (loopback, a device hidden from the probe).
   std::vector<std::string> used_ifaces, used_rdma;
   for (const auto& c : run.file.results) {
-    if (c.benchmark.rfind("net.tcp.", 0) == 0) {
+    if (over(c, "tcp")) {
       const auto i = str_of(c.context, "interface");
       if (!i.empty() && std::find(used_ifaces.begin(), used_ifaces.end(), i) == used_ifaces.end())
         used_ifaces.push_back(i);
     }
-    if (c.benchmark.rfind("net.rdma.", 0) == 0) {
+    if (over(c, "rdma")) {
       auto i = str_of(c.context, "device");
       if (i.empty()) i = param_is(c, "device");
       if (!i.empty() && std::find(used_rdma.begin(), used_rdma.end(), i) == used_rdma.end())
@@ -194,7 +206,7 @@ diagram machine_diagram(const run_input& run) {
     diagram_edge e{"mem" + sn, "cpu" + sn, {}, line_band::unknown, false};
     add_line(e, "copy", pick_figure(run, [&](const core::case_result& c) {
                const auto numa = int_of(c.params, "numa");
-               return c.benchmark == "memory.host.copy" && (numa ? *numa == n : n == 0);
+               return c.kind.is(core::paths::host_memory) && (numa ? *numa == n : n == 0);
              }));
     d.edges.push_back(std::move(e));
     if (n > 0)
@@ -215,15 +227,16 @@ diagram machine_diagram(const run_input& run) {
       diagram_edge link{"cpu" + sn, dev.id, {}, line_band::unknown, false};
       if (dev.kind == "gpu") {
         const auto gpu = dev.id.substr(3);
-        auto copy = [&](const char* id) {
+        auto copy = [&](std::string_view direction) {
           return pick_figure(run, [&](const core::case_result& c) {
-            return c.benchmark == id && param_is(c, "gpu") == gpu &&
+            return c.kind.is(core::paths::host_gpu) && c.kind.direction == direction &&
+                   is_bandwidth(c) && endpoint_is(c, 0) == gpu &&
                    param_is(c, "memory") != "pageable" && param_is(c, "engine") != "sm" &&
                    (!c.params.contains("numa") || int_of(c.params, "numa") == n);
           });
         };
-        add_line(link, "H2D", copy("gpu.h2d"));
-        add_line(link, "D2H", copy("gpu.d2h"));
+        add_line(link, "H2D", copy(core::directions::to_gpu));
+        add_line(link, "D2H", copy(core::directions::to_host));
       }
       if (!dev.pcie.empty()) link.lines.push_back(dev.pcie);
       d.edges.push_back(std::move(link));
@@ -235,7 +248,7 @@ diagram machine_diagram(const run_input& run) {
   // GPU to GPU: one box for the peer fabric, each GPU's edge carries its slowest pair.
   std::set<std::string> links;
   for (const auto& c : run.file.results)
-    if (c.benchmark.rfind("gpu.p2p.", 0) == 0 && c.params.contains("link"))
+    if (c.kind.is(core::paths::gpu_gpu) && c.params.contains("link"))
       links.insert(param_text(c.params.at("link")));
   bool no_peer_access = false;
   if (sys.contains("gpu_pairs") && sys.at("gpu_pairs").is_array())
@@ -261,12 +274,13 @@ diagram machine_diagram(const run_input& run) {
                pick_figure(
                    run,
                    [&](const core::case_result& c) {
-                     return c.benchmark == "gpu.p2p.bandwidth" && param_is(c, "src") == gpu &&
-                            param_is(c, "direction") != "bidir";
+                     return c.kind.is(core::paths::gpu_gpu) && is_bandwidth(c) &&
+                            endpoint_is(c, 0) == gpu && param_is(c, "direction") != "bidir";
                    },
                    true));
       add_line(e, "latency", pick_figure(run, [&](const core::case_result& c) {
-                 return c.benchmark == "gpu.p2p.latency" && param_is(c, "src") == gpu;
+                 return c.kind.is(core::paths::gpu_gpu) && !is_bandwidth(c) &&
+                        endpoint_is(c, 0) == gpu;
                }));
       d.edges.push_back(std::move(e));
     }
@@ -277,7 +291,7 @@ diagram machine_diagram(const run_input& run) {
   int nodes = 0;
   for (const auto& c : run.file.results) {
     if (peer.empty() && c.params.contains("peer")) peer = param_text(c.params.at("peer"));
-    if (c.benchmark == "coll.allreduce" && c.status == core::case_status::ok)
+    if (c.kind.is(core::paths::collective) && c.status == core::case_status::ok)
       nodes = std::max(nodes, int_of(c.params, "nodes").value_or(0));
   }
   const bool any_net_device = std::any_of(devices.begin(), devices.end(), [](const device& x) {
@@ -296,9 +310,8 @@ diagram machine_diagram(const run_input& run) {
       if (dev.kind != "nic" && dev.kind != "rdma") continue;
       const bool tcp = dev.kind == "nic";
       const std::string name = dev.label;
-      const std::string prefix = tcp ? "net.tcp." : "net.rdma.";
       auto on_device = [&](const core::case_result& c) {
-        if (c.benchmark.rfind(prefix, 0) != 0) return false;
+        if (!over(c, tcp ? "tcp" : "rdma")) return false;
         const auto via = tcp ? str_of(c.context, "interface")
                              : (c.context.contains("device") ? str_of(c.context, "device")
                                                              : param_is(c, "device"));

@@ -17,7 +17,7 @@ std::optional<path_figure> headline_figure(const core::case_result& c) {
   f.higher_is_better = c.better != "lower";
   f.unit = c.unit;
   f.fraction = std::nan("");
-  const bool allreduce = c.benchmark == "coll.allreduce";
+  const bool allreduce = c.kind.is(core::paths::collective);
   const auto* p = f.higher_is_better || allreduce ? largest_point(c) : smallest_point(c);
   if (!p) return std::nullopt;
   f.bytes = p->bytes;

@@ -22,7 +22,8 @@ std::vector<allreduce_group> allreduce_groups(const core::result_file& f) {
   std::map<std::string, allreduce_group> by_key;
   std::vector<std::string> order;
   for (const auto& c : f.results) {
-    if (c.benchmark != "coll.allreduce" || c.status != core::case_status::ok || c.points.empty())
+    if (!c.kind.is(core::paths::collective) || c.kind.operation != "allreduce" ||
+        c.status != core::case_status::ok || c.points.empty())
       continue;
     nlohmann::json key = c.params.is_object() ? c.params : nlohmann::json::object();
     key.erase("nodes");

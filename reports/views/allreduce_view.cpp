@@ -188,7 +188,9 @@ section allreduce_view(const std::string& title, std::vector<case_ref> cases,
       c.label = std::to_string(nodes_of(c)) + " node(s)" +
                 (p.contains("ranks") ? ", " + param_text(p.at("ranks")) + " ranks" : "");
     }
-    const std::string chart_title = g.label == "coll.allreduce" ? title : title + ": " + g.label;
+    // A group whose cases differ in nothing but the node count is labelled by its id alone.
+    const bool plain = g.label == g.members.front().result->benchmark;
+    const std::string chart_title = plain ? title : title + ": " + g.label;
     if (has_size_axis(g.members))
       s.blocks.emplace_back(
           size_chart(chart_title, g.members, matched, key, has_busbw ? "busbw (GB/s)" : ""));

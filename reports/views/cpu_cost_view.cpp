@@ -12,10 +12,10 @@ using namespace model;
 namespace {
 
 bool is_tcp(const core::case_result& c) {
-  return c.benchmark.rfind("net.tcp.", 0) == 0;
+  return c.kind.is(core::paths::network) && c.kind.transport == "tcp";
 }
 bool is_rdma(const core::case_result& c) {
-  return c.benchmark.rfind("net.rdma.", 0) == 0;
+  return c.kind.is(core::paths::network) && c.kind.transport == "rdma";
 }
 
 double cost_at(const core::case_result& c, std::uint64_t bytes) {

@@ -15,8 +15,19 @@ using namespace model;
 
 namespace {
 
+// The parameters naming a pair's two GPUs, as the case's kind declares them ("src" and "dst",
+// "gpu" and "peer").
+struct ends {
+  std::string from, to;
+};
+ends ends_of(const case_ref& c) {
+  const auto& e = c.result->kind.endpoints;
+  return e.size() >= 2 ? ends{e[0], e[1]} : ends{"src", "dst"};
+}
+
 bool is_pair(const case_ref& c) {
-  return c.result->params.contains("src") && c.result->params.contains("dst");
+  const auto [from, to] = ends_of(c);
+  return c.result->params.contains(from) && c.result->params.contains(to);
 }
 
 // Sorts GPU indices numerically and anything else as text.
@@ -32,7 +43,8 @@ section pair_view(const std::string& title, std::vector<case_ref> cases,
   if (!std::all_of(cases.begin(), cases.end(), is_pair))
     return generic_view(title, std::move(cases), refs);
   // link (nvlink/pcie) belongs to the pair, so it is shown in the cell, not as a group.
-  label_cases(cases, {"src", "dst", "link"});
+  const auto pair = ends_of(cases.front());
+  label_cases(cases, {pair.from, pair.to, "link"});
   const auto ok = measured(cases);
   if (ok.empty()) return generic_view(title, std::move(cases), refs);  // says why, no chart
   section s{title, 1, {}};
@@ -55,8 +67,8 @@ section pair_view(const std::string& title, std::vector<case_ref> cases,
     const auto& members = by_group[g];
     std::vector<nlohmann::json> srcs, dsts;
     for (const auto& c : members) {
-      srcs.push_back(c.result->params.at("src"));
-      dsts.push_back(c.result->params.at("dst"));
+      srcs.push_back(c.result->params.at(pair.from));
+      dsts.push_back(c.result->params.at(pair.to));
     }
     for (auto* v : {&srcs, &dsts}) {
       std::sort(v->begin(), v->end(), label_less);
@@ -87,8 +99,10 @@ section pair_view(const std::string& title, std::vector<case_ref> cases,
       const auto* p = latency ? smallest_point(*c.result) : largest_point(*c.result);
       if (!p) continue;
       size = std::max(size, p->bytes);
-      const auto r = std::find(srcs.begin(), srcs.end(), c.result->params.at("src")) - srcs.begin();
-      const auto d = std::find(dsts.begin(), dsts.end(), c.result->params.at("dst")) - dsts.begin();
+      const auto r =
+          std::find(srcs.begin(), srcs.end(), c.result->params.at(pair.from)) - srcs.begin();
+      const auto d =
+          std::find(dsts.begin(), dsts.end(), c.result->params.at(pair.to)) - dsts.begin();
       h.values[r][d] = p->stats.median;
       std::string cell = format_value(p->stats.median);
       if (c.result->params.contains("link"))
@@ -106,8 +120,8 @@ section pair_view(const std::string& title, std::vector<case_ref> cases,
   }
   // The path and skip tables list pairs one by one, so they name the pair.
   for (auto& c : cases)
-    c.label = "GPU " + param_text(c.result->params.at("src")) + " -> GPU " +
-              param_text(c.result->params.at("dst")) + (one_group ? "" : ", " + c.label);
+    c.label = "GPU " + param_text(c.result->params.at(pair.from)) + " -> GPU " +
+              param_text(c.result->params.at(pair.to)) + (one_group ? "" : ", " + c.label);
   append_common_blocks(s, cases, measured(cases), matching_references(ok, refs));
   return s;
 }

@@ -230,7 +230,7 @@ std::vector<const reference_figure*> matching_references(const std::vector<case_
                                                          const reference_set& refs) {
   std::vector<const reference_figure*> out;
   for (const auto& c : cases)
-    for (const auto* f : refs.matching(c.result->benchmark, c.result->params, c.run->file.system))
+    for (const auto* f : refs.matching(*c.result, c.run->file.system))
       if (std::find(out.begin(), out.end(), f) == out.end()) out.push_back(f);
   return out;
 }

@@ -1,6 +1,7 @@
 #include "reports/views/views.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <map>
 
 #include "reports/views/cpu_cost_view.hpp"
@@ -10,29 +11,61 @@ namespace gpubench::reports::views {
 
 using namespace model;
 
-std::string view_key(const std::string& benchmark) {
-  if (benchmark.rfind("net.", 0) == 0) {
-    const auto last = benchmark.rfind('.');
-    if (last > 3) return "net" + benchmark.substr(last);
-  }
-  return benchmark;
+std::string view_key(const core::case_result& c) {
+  const auto& k = c.kind;
+  if (k.is(core::paths::host_memory)) return k.path;
+  if (k.is(core::paths::host_gpu)) return k.path + " " + k.direction + " " + c.metric;
+  if (k.is(core::paths::gpu_gpu) || k.is(core::paths::network)) return k.path + " " + c.metric;
+  if (k.is(core::paths::collective)) return k.path + " " + k.operation;
+  return c.benchmark;  // a kind this reader does not know: a view of its own
 }
 
-std::string view_title(const std::string& key) {
-  static const std::map<std::string, std::string> titles = {
-      {"memory.host.copy", "Host memory copy"},
-      {"gpu.h2d", "Host to GPU copies"},
-      {"gpu.d2h", "GPU to host copies"},
-      {"gpu.bidir", "Host and GPU copies, both directions"},
-      {"gpu.p2p.bandwidth", "GPU to GPU bandwidth"},
-      {"gpu.p2p.latency", "GPU to GPU latency"},
-      {"gpu.host.latency", "GPU to host memory latency"},
-      {"net.latency", "Network latency: TCP and RDMA"},
-      {"net.bandwidth", "Network bandwidth: TCP and RDMA"},
-      {"coll.allreduce", "Allreduce across nodes"},
-  };
-  const auto it = titles.find(key);
-  return it == titles.end() ? key : it->second;
+namespace {
+
+std::string upper(std::string s) {
+  for (auto& ch : s)
+    ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
+  return s;
+}
+
+// "TCP and RDMA": the transports a network view holds, TCP and RDMA first.
+std::string transports_text(const std::vector<case_ref>& cases) {
+  std::vector<std::string> names;
+  for (const auto& c : cases)
+    if (std::find(names.begin(), names.end(), c.result->kind.transport) == names.end())
+      names.push_back(c.result->kind.transport);
+  const auto rank = [](const std::string& t) { return t == "tcp" ? 0 : t == "rdma" ? 1 : 2; };
+  std::stable_sort(names.begin(), names.end(),
+                   [&](const auto& a, const auto& b) { return rank(a) < rank(b); });
+  std::string out;
+  for (std::size_t i = 0; i < names.size(); ++i)
+    out += (i == 0 ? "" : i + 1 == names.size() ? " and " : ", ") + upper(names[i]);
+  return out;
+}
+
+}  // namespace
+
+std::string view_title(const std::vector<case_ref>& cases) {
+  const auto& c = *cases.front().result;
+  const auto& k = c.kind;
+  const bool latency = c.metric == "latency";
+  if (k.is(core::paths::host_memory)) return "Host memory copy";
+  if (k.is(core::paths::host_gpu)) {
+    if (latency) return "GPU to host memory latency";
+    if (k.direction == core::directions::to_gpu) return "Host to GPU copies";
+    if (k.direction == core::directions::to_host) return "GPU to host copies";
+    return "Host and GPU copies, both directions";
+  }
+  if (k.is(core::paths::gpu_gpu)) return latency ? "GPU to GPU latency" : "GPU to GPU bandwidth";
+  if (k.is(core::paths::network))
+    return std::string(latency ? "Network latency: " : "Network bandwidth: ") +
+           transports_text(cases);
+  if (k.is(core::paths::collective)) {
+    std::string op = k.operation;
+    if (!op.empty()) op[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(op[0])));
+    return op + " across nodes";
+  }
+  return c.benchmark;
 }
 
 section generic_view(const std::string& title, std::vector<case_ref> cases,
@@ -64,7 +97,7 @@ measurement_parts measurement_sections(const std::vector<run_input>& runs,
   std::map<std::string, std::vector<case_ref>> views;
   for (const auto& run : runs)
     for (const auto& c : run.file.results) {
-      const std::string key = view_key(c.benchmark);
+      const std::string key = view_key(c);
       if (!views.contains(key)) order.push_back(key);
       views[key].push_back({&run, &c, {}});
     }
@@ -76,16 +109,17 @@ measurement_parts measurement_sections(const std::vector<run_input>& runs,
     for (const auto& c : cases)
       if (ids.find(c.result->benchmark) == std::string::npos)
         ids += (ids.empty() ? "" : ", ") + c.result->benchmark;
-    const std::string title = view_title(key) + " (" + ids + ")";
+    const std::string title = view_title(cases) + " (" + ids + ")";
     // Every point of the view, labelled by everything that differs (src/dst included).
     auto all = measured(cases);
     label_cases(all);
     out.appendix.push_back({title, 2, {point_table(all)}});
-    if (key.rfind("gpu.p2p.", 0) == 0)
+    const auto& kind = cases.front().result->kind;
+    if (kind.is(core::paths::gpu_gpu))
       out.views.push_back(pair_view(title, std::move(cases), refs));
-    else if (key == "coll.allreduce")
+    else if (kind.is(core::paths::collective))
       out.views.push_back(allreduce_view(title, std::move(cases), refs));
-    else if (key.rfind("net.", 0) == 0) {
+    else if (kind.is(core::paths::network)) {
       auto s = generic_view(title, cases, refs);
       append_cpu_comparison(s, measured(cases));  // TCP against RDMA in like modes only
       out.views.push_back(std::move(s));

@@ -21,10 +21,12 @@ struct measurement_parts {
 measurement_parts measurement_sections(const std::vector<model::run_input>& runs,
                                        const model::reference_set& refs);
 
-// Which view a benchmark belongs to: net.tcp.latency and net.rdma.latency share
-// "net.latency" so TCP and RDMA land on one chart; other ids are their own view.
-std::string view_key(const std::string& benchmark);
-std::string view_title(const std::string& key);
+// Which view a case belongs to, by the kind it declares and its metric: the network latency of
+// every transport shares one view, so TCP and RDMA land on one chart; a host-GPU copy has a view
+// per direction. A case of a kind this reader does not know has a view of its own.
+std::string view_key(const core::case_result& c);
+// The title of a view, from its cases (not empty): "Network latency: TCP and RDMA".
+std::string view_title(const std::vector<case_ref>& cases);
 
 // Bandwidth or latency against message size, one line per parameter combination.
 model::section generic_view(const std::string& title, std::vector<model::case_ref> cases,

@@ -1,28 +1,45 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdint>
 #include <cstring>
+#include <span>
 #include <vector>
 
+#include "benchmarks/collectives/collective_math.hpp"
+#include "benchmarks/collectives/collective_op.hpp"
+#include "benchmarks/collectives/scaling.hpp"
 #include "core/errors.hpp"
-#include "transports/collective/allreduce_math.hpp"
-#include "transports/collective/scaling.hpp"
 
 using namespace gpubench;
+namespace coll = gpubench::benchmarks::collectives;
+
+namespace {
+
+// The allreduce operation's own check, as the driver calls it for one rank of `ranks`.
+std::uint64_t allreduce_wrong(std::span<const std::byte> recv, coll::dtype type, int ranks,
+                              std::uint32_t seed) {
+  const std::uint64_t count = recv.size() / coll::dtype_size(type);
+  return coll::make_allreduce()->count_wrong({type, 0, ranks, seed, {count, count, count}}, recv);
+}
+
+}  // namespace
 
 TEST(AllreduceMath, BusFactorIsTwoNMinusOneOverN) {
-  EXPECT_DOUBLE_EQ(coll::allreduce_bus_factor(1), 0.0);
-  EXPECT_DOUBLE_EQ(coll::allreduce_bus_factor(2), 1.0);
-  EXPECT_DOUBLE_EQ(coll::allreduce_bus_factor(4), 1.5);
-  EXPECT_DOUBLE_EQ(coll::allreduce_bus_factor(8), 1.75);
+  const auto op = coll::make_allreduce();
+  EXPECT_DOUBLE_EQ(op->bus_factor(1), 0.0);
+  EXPECT_DOUBLE_EQ(op->bus_factor(2), 1.0);
+  EXPECT_DOUBLE_EQ(op->bus_factor(4), 1.5);
+  EXPECT_DOUBLE_EQ(op->bus_factor(8), 1.75);
 }
 
 TEST(AllreduceMath, BandwidthsFromBytesAndTime) {
   // nccl-tests: 1 GB in 0.1 s over 4 ranks is algbw 10 GB/s, busbw 15 GB/s.
-  const auto b = coll::allreduce_bandwidths(1e9, 0.1, 4);
+  const double factor = coll::make_allreduce()->bus_factor(4);
+  const auto b = coll::bandwidths_of(1e9, 0.1, factor);
   EXPECT_DOUBLE_EQ(b.algbw, 10.0);
   EXPECT_DOUBLE_EQ(b.busbw, 15.0);
-  EXPECT_DOUBLE_EQ(coll::allreduce_bandwidths(1e9, 0, 4).algbw, 0.0);
+  EXPECT_DOUBLE_EQ(coll::bandwidths_of(1e9, 0, factor).algbw, 0.0);
 }
 
 TEST(AllreduceMath, DtypesParseAndSize) {
@@ -50,10 +67,11 @@ TEST(AllreduceMath, AtLeastTwentyOpsOrOneMillisecondPerSample) {
 }
 
 TEST(AllreduceMath, SingleRankHasNoBusBandwidth) {
-  ASSERT_TRUE(coll::single_rank_reason(1).has_value());
-  EXPECT_NE(coll::single_rank_reason(1)->find("no bus bandwidth"), std::string::npos);
-  EXPECT_FALSE(coll::single_rank_reason(2).has_value());
-  EXPECT_FALSE(coll::single_rank_reason(8).has_value());
+  const auto op = coll::make_allreduce();
+  ASSERT_TRUE(op->no_bandwidth(1).has_value());
+  EXPECT_NE(op->no_bandwidth(1)->find("no bus bandwidth"), std::string::npos);
+  EXPECT_FALSE(op->no_bandwidth(2).has_value());
+  EXPECT_FALSE(op->no_bandwidth(8).has_value());
 }
 
 // Simulates an allreduce of 3 ranks on the host and checks that the pattern verifies, and
@@ -62,9 +80,10 @@ TEST(AllreduceMath, CheckPatternDetectsWrongElements) {
   for (auto type :
        {coll::dtype::float32, coll::dtype::float64, coll::dtype::int32, coll::dtype::int64}) {
     const std::size_t count = 1000, bytes = count * coll::dtype_size(type);
-    std::vector<std::byte> sum(bytes), part(bytes);
+    std::vector<std::byte> sum(bytes), part(bytes), recv(bytes);
     for (int r = 0; r < 3; ++r) {
-      coll::fill_check(part, type, r, 7);
+      coll::make_allreduce()->fill({type, r, 3, 7, {count, count, count}}, part, recv);
+      EXPECT_EQ(part, recv) << "in place, the receive buffer is the input";
       for (std::size_t i = 0; i < count; ++i) {
         if (type == coll::dtype::float32) {
           float a, b;
@@ -93,11 +112,11 @@ TEST(AllreduceMath, CheckPatternDetectsWrongElements) {
         }
       }
     }
-    EXPECT_EQ(coll::count_wrong(sum, type, 3, 7), 0u) << coll::to_string(type);
-    EXPECT_GT(coll::count_wrong(sum, type, 3, 8), 0u) << "another seed must not verify";
-    EXPECT_GT(coll::count_wrong(sum, type, 2, 7), 0u) << "two ranks' sum must not match three";
+    EXPECT_EQ(allreduce_wrong(sum, type, 3, 7), 0u) << coll::to_string(type);
+    EXPECT_GT(allreduce_wrong(sum, type, 3, 8), 0u) << "another seed must not verify";
+    EXPECT_GT(allreduce_wrong(sum, type, 2, 7), 0u) << "two ranks' sum must not match three";
     sum[5 * coll::dtype_size(type)] ^= std::byte{0x40};
-    EXPECT_EQ(coll::count_wrong(sum, type, 3, 7), 1u) << coll::to_string(type);
+    EXPECT_EQ(allreduce_wrong(sum, type, 3, 7), 1u) << coll::to_string(type);
   }
 }
 

@@ -13,15 +13,15 @@
 #include <vector>
 
 #include "benchmarks/register_all.hpp"
+#include "cluster/launch_secret.hpp"
 #include "core/registry.hpp"
 #include "core/run_context.hpp"
-#include "transports/cluster/launch_secret.hpp"
 #include "transports/control/client.hpp"
 #include "transports/control/server.hpp"
 #include "transports/tcp/tcp_transport.hpp"
 
 #if GPUBENCH_TEST_MPI
-#include "transports/cluster/pair_roles.hpp"
+#include "cluster/pair_roles.hpp"
 #endif
 
 namespace gpubench::cluster {

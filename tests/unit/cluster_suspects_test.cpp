@@ -3,11 +3,12 @@
 #include <ctime>
 #include <random>
 
+#include "cluster/suspects.hpp"
+#include "cluster/verdict.hpp"
 #include "core/cluster.hpp"
 #include "core/cluster_schedule.hpp"
-#include "reports/cluster/suspects.hpp"
 
-namespace gpubench::reports::cluster {
+namespace gpubench::cluster {
 namespace {
 
 using core::cluster_section;
@@ -244,5 +245,30 @@ TEST(ClusterSuspects, ThousandNodesFindBothQuickly) {
   RecordProperty("seconds", std::to_string(seconds));
 }
 
+// Rank 0's ending: a failed case is exit 1; a suspect is exit 1 only when asked for.
+TEST(ClusterVerdict, ExitCodeFromFailedCasesAndSuspects) {
+  synthetic c{8, 0.03};
+  testing::internal::CaptureStdout();
+  EXPECT_EQ(finish_run(c.file(), true), 0);
+  EXPECT_EQ(testing::internal::GetCapturedStdout(), "# suspects: none\n");
+
+  c.slow_nodes = {3};
+  testing::internal::CaptureStdout();
+  EXPECT_EQ(finish_run(c.file(), false), 0);
+  EXPECT_EQ(finish_run(c.file(), true), 1);
+  const std::string out = testing::internal::GetCapturedStdout();
+  EXPECT_EQ(out.rfind("# suspects: 1\n# suspect node n3: net.tcp.latency ", 0), 0u) << out;
+
+  auto failed = synthetic{8, 0.03}.file();
+  failed.cluster->nodes[5].results[0].status = core::case_status::failed;
+  testing::internal::CaptureStdout();
+  EXPECT_EQ(finish_run(failed, false), 1);
+  failed = synthetic{8, 0.03}.file();
+  failed.results.push_back(core::case_result{});
+  failed.results.back().status = core::case_status::failed;
+  EXPECT_EQ(finish_run(failed, false), 1);
+  testing::internal::GetCapturedStdout();
+}
+
 }  // namespace
-}  // namespace gpubench::reports::cluster
+}  // namespace gpubench::cluster

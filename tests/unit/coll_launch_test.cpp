@@ -5,21 +5,25 @@
 #include <map>
 #include <thread>
 
+#include "benchmarks/collectives/child_process.hpp"
+#include "benchmarks/collectives/nccl_debug.hpp"
+#include "benchmarks/collectives/node_counts.hpp"
+#include "benchmarks/collectives/self_launch.hpp"
+#include "benchmarks/collectives/transport_config.hpp"
 #include "core/errors.hpp"
-#include "transports/collective/child_process.hpp"
-#include "transports/collective/launch_env.hpp"
-#include "transports/collective/nccl_debug.hpp"
-#include "transports/collective/nccl_logic.hpp"
-#include "transports/collective/net_interfaces.hpp"
-#include "transports/collective/node_counts.hpp"
-#include "transports/collective/self_launch.hpp"
-#include "transports/collective/transport_config.hpp"
-#include "transports/collective/watchdog.hpp"
+#include "transports/mpi/launch_env.hpp"
+#include "transports/mpi/watchdog.hpp"
+#include "transports/nccl/nccl_logic.hpp"
+#include "transports/net/net_interfaces.hpp"
 
 using namespace gpubench;
+namespace coll = gpubench::benchmarks::collectives;
+namespace mpi = gpubench::transports::mpi;
+namespace nccl = gpubench::transports::nccl;
+namespace net = gpubench::transports::net;
 
 namespace {
-coll::env_lookup env_of(std::map<std::string, std::string> vars) {
+mpi::env_lookup env_of(std::map<std::string, std::string> vars) {
   return [vars](const char* name) -> std::optional<std::string> {
     auto it = vars.find(name);
     if (it == vars.end()) return std::nullopt;
@@ -29,37 +33,37 @@ coll::env_lookup env_of(std::map<std::string, std::string> vars) {
 }  // namespace
 
 TEST(CollLaunch, DetectsLaunchers) {
-  EXPECT_FALSE(coll::detect_launch(env_of({})).launched);
+  EXPECT_FALSE(mpi::detect_launch(env_of({})).launched);
   auto o =
-      coll::detect_launch(env_of({{"OMPI_COMM_WORLD_RANK", "3"}, {"OMPI_COMM_WORLD_SIZE", "4"}}));
+      mpi::detect_launch(env_of({{"OMPI_COMM_WORLD_RANK", "3"}, {"OMPI_COMM_WORLD_SIZE", "4"}}));
   EXPECT_TRUE(o.launched);
   EXPECT_EQ(o.rank, 3);
   EXPECT_EQ(o.size, 4);
-  auto p = coll::detect_launch(env_of({{"PMI_RANK", "1"}, {"PMI_SIZE", "2"}}));
+  auto p = mpi::detect_launch(env_of({{"PMI_RANK", "1"}, {"PMI_SIZE", "2"}}));
   EXPECT_EQ(p.launcher, "PMI");
   EXPECT_EQ(p.rank, 1);
-  auto x = coll::detect_launch(env_of({{"PMIX_RANK", "0"}}));
+  auto x = mpi::detect_launch(env_of({{"PMIX_RANK", "0"}}));
   EXPECT_TRUE(x.launched);
   EXPECT_FALSE(
-      coll::detect_launch(env_of({{"OMPI_COMM_WORLD_RANK", "x"}, {"OMPI_COMM_WORLD_SIZE", "4"}}))
+      mpi::detect_launch(env_of({{"OMPI_COMM_WORLD_RANK", "x"}, {"OMPI_COMM_WORLD_SIZE", "4"}}))
           .launched);
 }
 
 // srun with Slurm's MpiDefault=none: no PMI variables, several tasks. Each task would be a
 // world of one and self-launch mpirun on its node; gpubench stops and says what to do.
 TEST(CollLaunch, SrunWithoutPmiIsRefused) {
-  const auto l = coll::detect_launch(
+  const auto l = mpi::detect_launch(
       env_of({{"SLURM_PROCID", "2"}, {"SLURM_STEP_NUM_TASKS", "4"}, {"SLURM_NTASKS", "4"}}));
   EXPECT_FALSE(l.launched);
   ASSERT_TRUE(l.problem.has_value());
   EXPECT_NE(l.problem->find("use srun --mpi=pmix"), std::string::npos) << *l.problem;
   // One task (srun -n 1, or a batch script's own step): nothing to refuse.
   EXPECT_FALSE(
-      coll::detect_launch(env_of({{"SLURM_PROCID", "0"}, {"SLURM_STEP_NUM_TASKS", "1"}})).problem);
-  EXPECT_FALSE(coll::detect_launch(env_of({{"SLURM_PROCID", "0"}, {"SLURM_NTASKS", "8"}})).problem)
+      mpi::detect_launch(env_of({{"SLURM_PROCID", "0"}, {"SLURM_STEP_NUM_TASKS", "1"}})).problem);
+  EXPECT_FALSE(mpi::detect_launch(env_of({{"SLURM_PROCID", "0"}, {"SLURM_NTASKS", "8"}})).problem)
       << "a batch script (no SLURM_STEP_NUM_TASKS) is not an srun step";
   // With PMIx, srun is a launcher; its task count is the expected world size.
-  const auto x = coll::detect_launch(
+  const auto x = mpi::detect_launch(
       env_of({{"SLURM_PROCID", "1"}, {"SLURM_STEP_NUM_TASKS", "4"}, {"PMIX_RANK", "1"}}));
   EXPECT_TRUE(x.launched);
   EXPECT_FALSE(x.problem);
@@ -67,18 +71,18 @@ TEST(CollLaunch, SrunWithoutPmiIsRefused) {
 }
 
 TEST(CollLaunch, LauncherTasksMustEqualWorldSize) {
-  const auto x = coll::detect_launch(
+  const auto x = mpi::detect_launch(
       env_of({{"SLURM_PROCID", "1"}, {"SLURM_STEP_NUM_TASKS", "4"}, {"PMIX_RANK", "1"}}));
-  EXPECT_FALSE(coll::world_size_mismatch(x, 4));
-  const auto why = coll::world_size_mismatch(x, 1);
+  EXPECT_FALSE(mpi::world_size_mismatch(x, 4));
+  const auto why = mpi::world_size_mismatch(x, 1);
   ASSERT_TRUE(why.has_value());
   EXPECT_NE(why->find("started 4 tasks"), std::string::npos) << *why;
   EXPECT_NE(why->find("--mpi=pmix"), std::string::npos) << *why;
   const auto o =
-      coll::detect_launch(env_of({{"OMPI_COMM_WORLD_RANK", "0"}, {"OMPI_COMM_WORLD_SIZE", "2"}}));
+      mpi::detect_launch(env_of({{"OMPI_COMM_WORLD_RANK", "0"}, {"OMPI_COMM_WORLD_SIZE", "2"}}));
   EXPECT_EQ(o.launcher_tasks, 2);
-  EXPECT_TRUE(coll::world_size_mismatch(o, 3));
-  EXPECT_FALSE(coll::world_size_mismatch(coll::detect_launch(env_of({})), 1));
+  EXPECT_TRUE(mpi::world_size_mismatch(o, 3));
+  EXPECT_FALSE(mpi::world_size_mismatch(mpi::detect_launch(env_of({})), 1));
 }
 
 TEST(CollLaunch, NodeCounts) {
@@ -154,45 +158,46 @@ TEST(CollLaunch, NcclTransportFromNcclSettings) {
 }
 
 TEST(CollLaunch, SysfsSpeedPeakIsTheDriversClaim) {
-  coll::net_interface vm{"ens192", {"198.18.0.2"}, 10000, true, false, "vmxnet3"};
-  const std::string b = coll::speed_peak_basis(vm);
+  net::net_interface vm{"ens192", {"198.18.0.2"}, 10000, true, false, "vmxnet3"};
+  const std::string b = net::speed_peak_basis(vm);
   EXPECT_NE(b.find("10000 Mb/s"), std::string::npos) << b;
   EXPECT_NE(b.find("vmxnet3 driver claims"), std::string::npos) << b;
   EXPECT_NE(b.find("whatever the host's uplink"), std::string::npos) << b;
-  coll::net_interface bare{"eth0", {}, 100000, true, false, "mlx5_core"};
-  EXPECT_NE(coll::speed_peak_basis(bare).find("claims"), std::string::npos);
-  EXPECT_EQ(coll::speed_peak_basis(bare).find("vmxnet3"), std::string::npos);
-  EXPECT_EQ(coll::to_json(vm)["driver"], "vmxnet3");
+  net::net_interface bare{"eth0", {}, 100000, true, false, "mlx5_core"};
+  EXPECT_NE(net::speed_peak_basis(bare).find("claims"), std::string::npos);
+  EXPECT_EQ(net::speed_peak_basis(bare).find("vmxnet3"), std::string::npos);
+  EXPECT_EQ(net::to_json(vm)["driver"], "vmxnet3");
 }
 
 TEST(CollLaunch, InterfaceSelection) {
-  std::vector<coll::net_interface> all = {{"lo", {"127.0.0.1"}, -1, true, true, ""},
-                                          {"eth0", {"10.0.0.5"}, 1000, true, false, ""},
-                                          {"eth1", {"198.18.0.2"}, 100000, true, false, ""},
-                                          {"docker0", {"172.17.0.1"}, -1, true, false, ""},
-                                          {"eth2", {}, -1, false, false, ""}};
-  auto names = [](const std::vector<coll::net_interface>& v) {
+  std::vector<net::net_interface> all = {{"lo", {"127.0.0.1"}, -1, true, true, ""},
+                                         {"eth0", {"10.0.0.5"}, 1000, true, false, ""},
+                                         {"eth1", {"198.18.0.2"}, 100000, true, false, ""},
+                                         {"docker0", {"172.17.0.1"}, -1, true, false, ""},
+                                         {"eth2", {}, -1, false, false, ""}};
+  auto names = [](const std::vector<net::net_interface>& v) {
     std::vector<std::string> n;
     for (const auto& i : v)
       n.push_back(i.name);
     return n;
   };
-  EXPECT_EQ(names(coll::select_interfaces(all, {})),
+  EXPECT_EQ(names(net::select_interfaces(all, {})),
             (std::vector<std::string>{"eth0", "eth1", "docker0"}));
-  EXPECT_EQ(names(coll::select_interfaces(all, {"eth"})),
+  EXPECT_EQ(names(net::select_interfaces(all, {"eth"})),
             (std::vector<std::string>{"eth0", "eth1"}));
-  EXPECT_EQ(names(coll::select_interfaces(all, {"=eth1"})), (std::vector<std::string>{"eth1"}));
-  EXPECT_EQ(names(coll::select_interfaces(all, {"198.18.0.0/15"})),
+  EXPECT_EQ(names(net::select_interfaces(all, {"=eth1"})), (std::vector<std::string>{"eth1"}));
+  EXPECT_EQ(names(net::select_interfaces(all, {"198.18.0.0/15"})),
             (std::vector<std::string>{"eth1"}));
-  EXPECT_EQ(names(coll::select_interfaces(all, {"^docker"})),
+  EXPECT_EQ(names(net::select_interfaces(all, {"^docker"})),
             (std::vector<std::string>{"eth0", "eth1"}));
-  EXPECT_TRUE(coll::in_cidr("198.19.255.1", "198.18.0.0/15"));
-  EXPECT_FALSE(coll::in_cidr("198.20.0.1", "198.18.0.0/15"));
-  EXPECT_FALSE(coll::in_cidr("198.18.0.1", "198.18.0.0/40"));
+  EXPECT_TRUE(net::in_cidr("198.19.255.1", "198.18.0.0/15"));
+  EXPECT_FALSE(net::in_cidr("198.20.0.1", "198.18.0.0/15"));
+  EXPECT_FALSE(net::in_cidr("198.18.0.1", "198.18.0.0/40"));
 }
 
 TEST(CollLaunch, SelfLaunchCommandLine) {
   coll::self_launch_request r;
+  r.benchmark = "coll.allreduce";
   r.self_exe = "/opt/gpubench";
   r.ranks = 4;
   r.sizes = "8:1M";
@@ -217,28 +222,28 @@ TEST(CollLaunch, SelfLaunchCommandLine) {
 
 TEST(CollNccl, DeviceForLocalRank) {
   std::string why;
-  EXPECT_EQ(coll::device_for_local_rank(2, 4, why), 2);
-  EXPECT_EQ(coll::device_for_local_rank(3, 1, why), 0) << "per-rank CUDA_VISIBLE_DEVICES";
-  EXPECT_FALSE(coll::device_for_local_rank(5, 4, why));
+  EXPECT_EQ(nccl::device_for_local_rank(2, 4, why), 2);
+  EXPECT_EQ(nccl::device_for_local_rank(3, 1, why), 0) << "per-rank CUDA_VISIBLE_DEVICES";
+  EXPECT_FALSE(nccl::device_for_local_rank(5, 4, why));
   EXPECT_NE(why.find("only 4 GPUs"), std::string::npos);
-  EXPECT_FALSE(coll::device_for_local_rank(0, 0, why));
+  EXPECT_FALSE(nccl::device_for_local_rank(0, 0, why));
 }
 
 TEST(CollNccl, DuplicateGpusAcrossLocalRanks) {
   // Two nodes, two ranks each; distinct GPUs: fine. The same bus id on two nodes is fine too.
-  std::vector<coll::rank_gpu> ok = {{0, 0, "a", "0000:3b:00.0"},
+  std::vector<nccl::rank_gpu> ok = {{0, 0, "a", "0000:3b:00.0"},
                                     {1, 0, "a", "0000:5e:00.0"},
                                     {2, 1, "b", "0000:3b:00.0"},
                                     {3, 1, "b", "0000:5e:00.0"}};
-  EXPECT_FALSE(coll::duplicate_gpus(ok));
+  EXPECT_FALSE(nccl::duplicate_gpus(ok));
   // Ranks 2 and 3 on node b both on one GPU (CUDA_VISIBLE_DEVICES=0 for every rank).
   auto dup = ok;
   dup[3].bus_id = "0000:3b:00.0";
-  const auto why = coll::duplicate_gpus(dup);
+  const auto why = nccl::duplicate_gpus(dup);
   ASSERT_TRUE(why.has_value());
   EXPECT_NE(why->find("ranks 2, 3 on b share GPU 0000:3b:00.0"), std::string::npos) << *why;
   EXPECT_NE(why->find("one GPU per rank"), std::string::npos) << *why;
-  EXPECT_FALSE(coll::duplicate_gpus({}));
+  EXPECT_FALSE(nccl::duplicate_gpus({}));
 }
 
 // NCCL's own words (NCCL_DEBUG=INFO, NCCL_DEBUG_SUBSYS=INIT,NET) decide what it used.
@@ -288,17 +293,17 @@ TEST(CollNccl, TransportFromNcclDebugLines) {
 }
 
 TEST(CollNccl, LibraryCandidatesAndVersion) {
-  EXPECT_EQ(coll::nccl_library_candidates(std::nullopt).front(), "libnccl.so.2");
-  EXPECT_EQ(coll::nccl_library_candidates(std::string("/opt/nccl/lib/libnccl.so.2")),
+  EXPECT_EQ(nccl::nccl_library_candidates(std::nullopt).front(), "libnccl.so.2");
+  EXPECT_EQ(nccl::nccl_library_candidates(std::string("/opt/nccl/lib/libnccl.so.2")),
             (std::vector<std::string>{"/opt/nccl/lib/libnccl.so.2"}));
-  EXPECT_EQ(coll::nccl_version_text(22809), "2.28.9");
-  EXPECT_EQ(coll::nccl_version_text(2804), "2.8.4");
+  EXPECT_EQ(nccl::nccl_version_text(22809), "2.28.9");
+  EXPECT_EQ(nccl::nccl_version_text(2804), "2.8.4");
 }
 
 TEST(CollLaunch, WatchdogFiresOnlyWithoutProgress) {
   std::atomic<int> fired{0};
   {
-    coll::watchdog dog(std::chrono::milliseconds(300), [&](const std::string&) { ++fired; });
+    mpi::watchdog dog(std::chrono::milliseconds(300), [&](const std::string&) { ++fired; });
     for (int i = 0; i < 6; ++i) {
       std::this_thread::sleep_for(std::chrono::milliseconds(50));
       dog.beat("working");
@@ -307,7 +312,7 @@ TEST(CollLaunch, WatchdogFiresOnlyWithoutProgress) {
   EXPECT_EQ(fired.load(), 0);
   std::string message;
   {
-    coll::watchdog dog(std::chrono::milliseconds(50), [&](const std::string& m) {
+    mpi::watchdog dog(std::chrono::milliseconds(50), [&](const std::string& m) {
       message = m;
       ++fired;
     });

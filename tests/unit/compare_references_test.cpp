@@ -70,7 +70,7 @@ TEST(compare_references, bad_entries_get_errors_naming_the_field) {
   EXPECT_NE(error_of(j).find("systems[0].references[0].bytes"), std::string::npos);
 
   j = valid_file();
-  j["schema"] = "gpubench.result/1";
+  j["schema"] = core::result_schema_id;
   EXPECT_NE(error_of(j).find("refs.json.schema: expected \"gpubench.references/1\""),
             std::string::npos);
 

@@ -33,6 +33,7 @@ core::case_result bw_case(const std::string& id, nlohmann::json params, double m
                           std::uint64_t bytes = 1u << 30) {
   core::case_result c;
   c.benchmark = id;
+  c.kind = core::kind_of_format_1_0(id);  // what the benchmark of this id declares
   c.params = std::move(params);
   c.metric = "bandwidth";
   c.unit = "GB/s";
@@ -223,6 +224,11 @@ TEST(FindingRules, HostOutlierAndItsDedupWithTheLink) {
 core::case_result net(const std::string& id, nlohmann::json params, std::uint64_t bytes,
                       double median, nlohmann::json context = nlohmann::json::object()) {
   auto c = bw_case(id, std::move(params), median, bytes);
+  if (id.ends_with(".latency")) {  // as the latency benchmarks write their cases
+    c.metric = "latency";
+    c.unit = "us";
+    c.better = "lower";
+  }
   c.context = std::move(context);
   return c;
 }

@@ -14,7 +14,7 @@
 #include "benchmarks/gpu/nvlink_count.hpp"
 #include "benchmarks/gpu/peer_enable.hpp"
 
-namespace gpubench::gpu {
+namespace gpubench::benchmarks::gpu {
 namespace {
 
 TEST(GpuCopyPlan, EachBufferIsFilledAndCheckedByItsOwnGpu) {
@@ -164,9 +164,9 @@ TEST(GpuLaunchChecks, HostMemoryMustSitOnOneNode) {
 }
 
 }  // namespace
-}  // namespace gpubench::gpu
+}  // namespace gpubench::benchmarks::gpu
 
-namespace gpubench::gpu {
+namespace gpubench::benchmarks::gpu {
 namespace {
 
 TEST(GpuBidirRates, DirectionMediansLeaveTheWarmupOut) {
@@ -180,4 +180,4 @@ TEST(GpuBidirRates, DirectionMediansLeaveTheWarmupOut) {
 }
 
 }  // namespace
-}  // namespace gpubench::gpu
+}  // namespace gpubench::benchmarks::gpu

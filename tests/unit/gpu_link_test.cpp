@@ -8,7 +8,7 @@
 #include "benchmarks/gpu/pair_link.hpp"
 #include "benchmarks/gpu/pci_gpus.hpp"
 
-namespace gpubench::gpu {
+namespace gpubench::benchmarks::gpu {
 namespace {
 
 const std::filesystem::path fixtures = std::filesystem::path(GPUBENCH_TEST_DATA) / "gpu_sysfs";
@@ -153,4 +153,4 @@ TEST(GpuPairLink, Labels) {
 }
 
 }  // namespace
-}  // namespace gpubench::gpu
+}  // namespace gpubench::benchmarks::gpu

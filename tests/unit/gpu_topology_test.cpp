@@ -11,7 +11,7 @@
 #include "benchmarks/gpu/gpu_topology.hpp"
 #include "benchmarks/gpu/pattern.hpp"
 
-namespace gpubench::gpu {
+namespace gpubench::benchmarks::gpu {
 namespace {
 
 const std::filesystem::path sys_root =
@@ -234,4 +234,4 @@ TEST(GpuPattern, SeedsDifferEverywhere) {
 }
 
 }  // namespace
-}  // namespace gpubench::gpu
+}  // namespace gpubench::benchmarks::gpu

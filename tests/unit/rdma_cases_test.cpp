@@ -10,7 +10,7 @@ namespace rdma = gpubench::transports::rdma;
 TEST(RdmaCases, LoopbackSaysTheHcaIsCrossed) {
   gpubench::core::run_context ctx;
   ctx.options = {{"rdma-device", "mlx5_0"}};
-  const auto cases = gpubench::benchmarks::rdma_cases(ctx, rdma::test_kind::latency);
+  const auto cases = gpubench::benchmarks::network::rdma_cases(ctx, rdma::test_kind::latency);
   ASSERT_FALSE(cases.empty());
   for (const auto& c : cases) {
     const auto peer = c.at("peer").get<std::string>();
@@ -19,14 +19,14 @@ TEST(RdmaCases, LoopbackSaysTheHcaIsCrossed) {
     EXPECT_NE(peer.find("RDMA device"), std::string::npos) << peer;
   }
   ctx.peer = "198.18.0.2";
-  for (const auto& c : gpubench::benchmarks::rdma_cases(ctx, rdma::test_kind::latency))
+  for (const auto& c : gpubench::benchmarks::network::rdma_cases(ctx, rdma::test_kind::latency))
     EXPECT_EQ(c.at("peer").get<std::string>().rfind("198.18.0.2", 0), 0u) << c.dump();
 }
 
 TEST(RdmaCases, CompletionModeAndClassesAreRecordedWhenChosen) {
   gpubench::core::run_context ctx;
   ctx.options = {{"rdma-device", "mlx5_0"}};
-  for (const auto& c : gpubench::benchmarks::rdma_cases(ctx, rdma::test_kind::bandwidth)) {
+  for (const auto& c : gpubench::benchmarks::network::rdma_cases(ctx, rdma::test_kind::bandwidth)) {
     // Defaults stay out of the params: cases keep their identity for compare.
     EXPECT_FALSE(c.contains("completion")) << c.dump();
     EXPECT_FALSE(c.contains("tclass")) << c.dump();
@@ -35,7 +35,7 @@ TEST(RdmaCases, CompletionModeAndClassesAreRecordedWhenChosen) {
                  {"rdma-completion", "event"},
                  {"rdma-tclass", "106"},
                  {"rdma-sl", "3"}};
-  for (const auto& c : gpubench::benchmarks::rdma_cases(ctx, rdma::test_kind::bandwidth)) {
+  for (const auto& c : gpubench::benchmarks::network::rdma_cases(ctx, rdma::test_kind::bandwidth)) {
     EXPECT_EQ(c.value("completion", ""), "event") << c.dump();
     EXPECT_EQ(c.value("tclass", 0), 106) << c.dump();
     EXPECT_EQ(c.value("sl", 0), 3) << c.dump();

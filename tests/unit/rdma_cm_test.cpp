@@ -184,12 +184,12 @@ TEST(RdmaCm, MappedAddressesResolveAsIpv4) {
 TEST(RdmaCm, CasesSayRdmaCmAndGuessNoDevice) {
   gpubench::core::run_context ctx;
   ctx.options = {{"rdma-cm", "off"}, {"rdma-device", "mlx5_0"}};
-  for (const auto& c : gpubench::benchmarks::rdma_cases(ctx, rdma::test_kind::bandwidth)) {
+  for (const auto& c : gpubench::benchmarks::network::rdma_cases(ctx, rdma::test_kind::bandwidth)) {
     EXPECT_FALSE(c.contains("connection")) << c.dump();
     EXPECT_EQ(c.value("device", ""), "mlx5_0");
   }
   ctx.options = {{"rdma-cm", "on"}};
-  const auto cases = gpubench::benchmarks::rdma_cases(ctx, rdma::test_kind::bandwidth);
+  const auto cases = gpubench::benchmarks::network::rdma_cases(ctx, rdma::test_kind::bandwidth);
   ASSERT_FALSE(cases.empty());
   for (const auto& c : cases) {
     EXPECT_EQ(c.value("connection", ""), "rdma_cm") << c.dump();
@@ -197,7 +197,7 @@ TEST(RdmaCm, CasesSayRdmaCmAndGuessNoDevice) {
     EXPECT_FALSE(c.contains("device")) << c.dump();
   }
   ctx.options = {{"rdma-cm", "on"}, {"rdma-device", "mlx5_1"}};
-  for (const auto& c : gpubench::benchmarks::rdma_cases(ctx, rdma::test_kind::bandwidth)) {
+  for (const auto& c : gpubench::benchmarks::network::rdma_cases(ctx, rdma::test_kind::bandwidth)) {
     EXPECT_EQ(c.value("connection", ""), "rdma_cm");
     EXPECT_EQ(c.value("device", ""), "mlx5_1");  // must then match what rdma_cm picks
   }
@@ -207,14 +207,14 @@ TEST(RdmaCases, BandwidthCasesNameTheirDirection) {
   gpubench::core::run_context ctx;
   ctx.options = {{"rdma-device", "mlx5_0"}};
   std::vector<std::string> seen;
-  for (const auto& c : gpubench::benchmarks::rdma_cases(ctx, rdma::test_kind::bandwidth))
+  for (const auto& c : gpubench::benchmarks::network::rdma_cases(ctx, rdma::test_kind::bandwidth))
     seen.push_back(c.at("op").get<std::string>() + " " + c.at("direction").get<std::string>());
   EXPECT_EQ(seen, (std::vector<std::string>{"send to_peer", "send bidir", "write to_peer",
                                             "write bidir", "read from_peer", "read bidir"}));
-  for (const auto& c : gpubench::benchmarks::rdma_cases(ctx, rdma::test_kind::latency))
+  for (const auto& c : gpubench::benchmarks::network::rdma_cases(ctx, rdma::test_kind::latency))
     EXPECT_FALSE(c.contains("direction")) << c.dump();
   ctx.options = {{"rdma-direction", "uni"}, {"rdma-op", "read"}};
-  const auto uni = gpubench::benchmarks::rdma_cases(ctx, rdma::test_kind::bandwidth);
+  const auto uni = gpubench::benchmarks::network::rdma_cases(ctx, rdma::test_kind::bandwidth);
   ASSERT_EQ(uni.size(), 1u);
   EXPECT_EQ(uni[0].at("direction"), "from_peer");
 }

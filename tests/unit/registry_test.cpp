@@ -12,6 +12,7 @@ namespace {
 core::benchmark_def make(const std::string& id, const std::string& suite) {
   core::benchmark_def d;
   d.id = id;
+  d.kind = core::host_memory_kind({});
   d.suites = {suite};
   d.metric = core::bandwidth_metric();
   d.body = [](core::case_state&) {};

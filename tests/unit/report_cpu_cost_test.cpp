@@ -12,6 +12,7 @@ core::case_result net_case(const std::string& id, nlohmann::json params, double 
                            const std::string& mode = "") {
   core::case_result c;
   c.benchmark = id;
+  c.kind = core::kind_of_format_1_0(id);  // what the benchmark of this id declares
   c.params = std::move(params);
   c.metric = "bandwidth";
   c.unit = "GB/s";

@@ -55,6 +55,7 @@ core::case_result bandwidth_case(const std::string& id, nlohmann::json params, d
                                  double peak) {
   core::case_result c;
   c.benchmark = id;
+  c.kind = core::kind_of_format_1_0(id);  // what the benchmark of this id declares
   c.params = std::move(params);
   c.metric = "bandwidth";
   c.unit = "GB/s";
@@ -230,9 +231,8 @@ TEST(Headline, SlowestHostPathIsAmongLocalHostMemory) {
 TEST(Headline, SlowestGpuPairAndBestNetworkCase) {
   const auto gpu = load({"gpu-h100.json"});
   const auto rows = headline_rows(gpu[0]);
-  const auto p2p = std::find_if(rows.begin(), rows.end(), [](const headline_row& r) {
-    return r.key == "gpu.p2p.bandwidth nvlink";
-  });
+  const auto p2p = std::find_if(rows.begin(), rows.end(),
+                                [](const headline_row& r) { return r.key == "gpu_gpu nvlink"; });
   ASSERT_NE(p2p, rows.end());
   EXPECT_EQ(p2p->path, "GPU to GPU over nvlink: slowest of 12 (GPU 0 to 3)");
   EXPECT_NEAR(p2p->figure.value, 356.21225, 1e-9);

@@ -345,12 +345,25 @@ TEST(ReportReferences, MatchOnlyTheirHardware) {
     EXPECT_FALSE(f.source.empty()) << f.what;
   const nlohmann::json h100 = {{"gpus", {{{"name", "NVIDIA H100 80GB HBM3"}}}}};
   const nlohmann::json a100 = {{"gpus", {{{"name", "NVIDIA A100-SXM4-80GB"}}}}};
-  const nlohmann::json pinned = {{"memory", "pinned"}, {"gpu", 0}};
-  EXPECT_EQ(refs.matching("gpu.h2d", pinned, h100).size(), 1u);
-  EXPECT_EQ(refs.matching("gpu.h2d", {{"memory", "pageable"}}, h100).size(), 0u);
-  ASSERT_EQ(refs.matching("gpu.h2d", pinned, a100).size(), 1u);
-  EXPECT_EQ(refs.matching("gpu.h2d", pinned, a100)[0]->low, 25.9);
-  EXPECT_TRUE(refs.matching("gpu.h2d", pinned, nlohmann::json::object()).empty());
+  core::case_result h2d;
+  h2d.benchmark = "any.id";  // matched by kind and metric, whatever the benchmark's id
+  h2d.kind = core::host_gpu_kind(core::directions::to_gpu, {"gpu", "numa"});
+  h2d.metric = "bandwidth";
+  h2d.params = {{"memory", "pinned"}, {"gpu", 0}};
+  EXPECT_EQ(refs.matching(h2d, h100).size(), 1u);
+  ASSERT_EQ(refs.matching(h2d, a100).size(), 1u);
+  EXPECT_EQ(refs.matching(h2d, a100)[0]->low, 25.9);
+  EXPECT_TRUE(refs.matching(h2d, nlohmann::json::object()).empty());
+  auto latency = h2d;
+  latency.metric = "latency";
+  EXPECT_TRUE(refs.matching(latency, h100).empty());
+  auto back = h2d;
+  back.kind.direction = core::directions::to_host;
+  ASSERT_EQ(refs.matching(back, h100).size(), 1u);
+  EXPECT_NE(refs.matching(back, h100)[0]->what.find("device to host"), std::string::npos);
+  auto pageable = h2d;
+  pageable.params["memory"] = "pageable";
+  EXPECT_EQ(refs.matching(pageable, h100).size(), 0u);
   EXPECT_THROW(reference_set(nlohmann::json::object(), "x.json"), core::input_error);
 }
 

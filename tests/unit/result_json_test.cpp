@@ -19,6 +19,7 @@ result_file sample_file() {
   f.system = {{"host", "h"}};
   case_result c;
   c.benchmark = "memory.host.copy";
+  c.kind = host_memory_kind({"src_numa", "dst_numa"});
   c.params = {{"threads", 1}};
   c.metric = "bandwidth";
   c.unit = "GB/s";
@@ -34,6 +35,7 @@ result_file sample_file() {
   f.results.push_back(c);
   case_result s;
   s.benchmark = "gpu.h2d";
+  s.kind = host_gpu_kind(directions::to_gpu, {"gpu", "numa"});
   s.status = case_status::skipped;
   s.reason = "needs a CUDA device: none found";
   s.metric = "bandwidth";

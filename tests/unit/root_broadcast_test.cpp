@@ -6,19 +6,19 @@
 #include <string>
 #include <vector>
 
-#include "transports/collective/root_broadcast.hpp"
+#include "transports/process_group.hpp"
 
 namespace {
 
 // One member of a two-rank group: `any` also sees the other member's flag, `broadcast`
 // records that it was entered.
-class scripted_group final : public gpubench::coll::process_group {
+class scripted_group final : public gpubench::transports::process_group {
  public:
   scripted_group(int rank, bool other_true) : m_rank(rank), m_other(other_true) {}
   int rank() const override { return m_rank; }
   int size() const override { return 2; }
   void barrier() override {}
-  gpubench::coll::rank_times reduce_time(double s) override { return {s, s, s}; }
+  gpubench::transports::rank_times reduce_time(double s) override { return {s, s, s}; }
   std::uint64_t sum(std::uint64_t v) override { return v; }
   bool any(bool v) override {
     ++any_calls;
@@ -47,8 +47,8 @@ TEST(RootBroadcast, RootMakesThenEveryMemberBroadcasts) {
   scripted_group root(0, false), other(1, false);
   int made = 0;
   const auto make = [&] { ++made; };
-  gpubench::coll::make_and_broadcast(root, data, 0, make);
-  gpubench::coll::make_and_broadcast(other, data, 0, make);
+  gpubench::transports::make_and_broadcast(root, data, 0, make);
+  gpubench::transports::make_and_broadcast(other, data, 0, make);
   EXPECT_EQ(made, 1);  // on root alone
   EXPECT_EQ(root.broadcasts, 1);
   EXPECT_EQ(other.broadcasts, 1);
@@ -61,8 +61,8 @@ TEST(RootBroadcast, RootFailureFailsEveryMemberBeforeTheBroadcast) {
   // message, never entering the broadcast.
   scripted_group root(0, false);
   try {
-    gpubench::coll::make_and_broadcast(root, data, 0,
-                                       [] { throw std::runtime_error("ncclGetUniqueId: boom"); });
+    gpubench::transports::make_and_broadcast(
+        root, data, 0, [] { throw std::runtime_error("ncclGetUniqueId: boom"); });
     FAIL() << "root did not throw";
   } catch (const std::runtime_error& e) {
     EXPECT_EQ(std::string(e.what()), "ncclGetUniqueId: boom");
@@ -73,7 +73,7 @@ TEST(RootBroadcast, RootFailureFailsEveryMemberBeforeTheBroadcast) {
   // not wait in a broadcast that root never joins.
   scripted_group other(1, true);
   try {
-    gpubench::coll::make_and_broadcast(other, data, 0, [] { FAIL() << "made off root"; });
+    gpubench::transports::make_and_broadcast(other, data, 0, [] { FAIL() << "made off root"; });
     FAIL() << "member did not throw";
   } catch (const std::runtime_error& e) {
     EXPECT_NE(std::string(e.what()).find("rank 0"), std::string::npos) << e.what();

@@ -14,6 +14,7 @@ namespace {
 benchmark_def synthetic(const std::string& id, std::function<void(case_state&)> body) {
   benchmark_def d;
   d.id = id;
+  d.kind = host_memory_kind({});
   d.suites = {"memory"};
   d.metric = bandwidth_metric();
   d.sizes = {1024, 4096, 4096};

@@ -7,6 +7,8 @@
 #include <fstream>
 #include <sstream>
 
+#include <fmt/format.h>
+
 #include "core/errors.hpp"
 #include "core/result_json.hpp"
 #include "core/strict_json.hpp"
@@ -70,7 +72,7 @@ TEST(StrictReader, ReadsAGoodFile) {
 
 TEST(StrictReader, DuplicateKeyAtTheTopNamesIt) {
   std::string text = to_json(one_latency_case()).dump();
-  text.insert(1, "\"schema\":\"gpubench.result/1\",");  // "schema" twice
+  text.insert(1, fmt::format("\"schema\":\"{}\",", result_schema_id));  // twice
   EXPECT_NE(read_error(text).find("duplicate key 'schema'"), std::string::npos) << read_error(text);
 }
 

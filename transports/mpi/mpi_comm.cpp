@@ -2,7 +2,7 @@
 
 #include <stdexcept>
 
-namespace gpubench::coll::mpi {
+namespace gpubench::transports::mpi {
 
 void check(int rc, const std::string& what) {
   if (rc == MPI_SUCCESS) return;
@@ -48,4 +48,4 @@ comm split(MPI_Comm parent, int color, int key, const std::string& what) {
   return comm(c);
 }
 
-}  // namespace gpubench::coll::mpi
+}  // namespace gpubench::transports::mpi

@@ -6,7 +6,7 @@
 
 #include <string>
 
-namespace gpubench::coll::mpi {
+namespace gpubench::transports::mpi {
 
 // Throws std::runtime_error("<what>: <MPI error string>") unless rc is MPI_SUCCESS.
 void check(int rc, const std::string& what);
@@ -34,4 +34,4 @@ class comm {
 // MPI_Comm_split of `parent`; color MPI_UNDEFINED gives an empty comm.
 comm split(MPI_Comm parent, int color, int key, const std::string& what);
 
-}  // namespace gpubench::coll::mpi
+}  // namespace gpubench::transports::mpi

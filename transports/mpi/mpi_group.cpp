@@ -3,7 +3,7 @@
 #include <limits>
 #include <stdexcept>
 
-namespace gpubench::coll::mpi {
+namespace gpubench::transports::mpi {
 
 group::group(MPI_Comm c) : m_comm(c) {
   check(MPI_Comm_rank(c, &m_rank), "MPI_Comm_rank");
@@ -53,4 +53,4 @@ std::vector<std::byte> group::allgather(std::span<const std::byte> mine) {
   return all;
 }
 
-}  // namespace gpubench::coll::mpi
+}  // namespace gpubench::transports::mpi

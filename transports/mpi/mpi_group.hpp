@@ -2,10 +2,10 @@
 // stopping decision of the driver, as MPI calls on the communicator under test.
 #pragma once
 
-#include "transports/collective/process_group.hpp"
 #include "transports/mpi/mpi_comm.hpp"
+#include "transports/process_group.hpp"
 
-namespace gpubench::coll::mpi {
+namespace gpubench::transports::mpi {
 
 class group final : public process_group {
  public:
@@ -26,4 +26,4 @@ class group final : public process_group {
   int m_size = 1;
 };
 
-}  // namespace gpubench::coll::mpi
+}  // namespace gpubench::transports::mpi

@@ -2,7 +2,7 @@
 
 #include "transports/mpi/mpi_comm.hpp"
 
-namespace gpubench::coll::mpi {
+namespace gpubench::transports::mpi {
 
 namespace {
 
@@ -53,4 +53,4 @@ bool take_progress() {
   }
 }
 
-}  // namespace gpubench::coll::mpi
+}  // namespace gpubench::transports::mpi

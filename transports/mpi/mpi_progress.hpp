@@ -10,7 +10,7 @@
 #include <chrono>
 #include <vector>
 
-namespace gpubench::coll::mpi {
+namespace gpubench::transports::mpi {
 
 class progress_sender {
  public:
@@ -36,4 +36,4 @@ class progress_sender {
 // On an idle rank: takes the messages that arrived from world rank 0; true when any did.
 bool take_progress();
 
-}  // namespace gpubench::coll::mpi
+}  // namespace gpubench::transports::mpi

@@ -5,7 +5,7 @@
 #include <thread>
 #include <vector>
 
-namespace gpubench::coll::mpi {
+namespace gpubench::transports::mpi {
 
 std::string library_version() {
   char text[MPI_MAX_LIBRARY_VERSION_STRING] = {};
@@ -109,4 +109,4 @@ void session::world_barrier(const std::function<void()>& poll) const {
   }
 }
 
-}  // namespace gpubench::coll::mpi
+}  // namespace gpubench::transports::mpi

@@ -7,10 +7,10 @@
 #include <string>
 #include <vector>
 
-#include "transports/collective/runtimes.hpp"
 #include "transports/mpi/mpi_comm.hpp"
+#include "transports/mpi/mpi_runtime.hpp"
 
-namespace gpubench::coll::mpi {
+namespace gpubench::transports::mpi {
 
 class session {
  public:
@@ -46,4 +46,4 @@ class session {
 // "Open MPI v4.1.4, ..." (first line), callable before MPI_Init.
 std::string library_version();
 
-}  // namespace gpubench::coll::mpi
+}  // namespace gpubench::transports::mpi

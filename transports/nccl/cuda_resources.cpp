@@ -4,7 +4,7 @@
 
 #include "core/units.hpp"
 
-namespace gpubench::coll::nccl {
+namespace gpubench::transports::nccl {
 
 void cuda_check(cudaError_t e, const std::string& what) {
   if (e == cudaSuccess) return;
@@ -40,4 +40,4 @@ device_buffer::~device_buffer() {
   cudaFree(m_ptr);
 }
 
-}  // namespace gpubench::coll::nccl
+}  // namespace gpubench::transports::nccl

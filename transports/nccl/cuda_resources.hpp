@@ -7,7 +7,7 @@
 #include <cstddef>
 #include <string>
 
-namespace gpubench::coll::nccl {
+namespace gpubench::transports::nccl {
 
 // Throws std::runtime_error("<what>: <CUDA's error string>") unless e is cudaSuccess.
 void cuda_check(cudaError_t e, const std::string& what);
@@ -40,4 +40,4 @@ class device_buffer {
   void* m_ptr = nullptr;
 };
 
-}  // namespace gpubench::coll::nccl
+}  // namespace gpubench::transports::nccl

@@ -3,12 +3,13 @@
 #include <dlfcn.h>
 #include <link.h>
 
+#include <cstdlib>
+#include <optional>
 #include <stdexcept>
 
-#include "transports/collective/launch_env.hpp"
-#include "transports/collective/nccl_logic.hpp"
+#include "transports/nccl/nccl_logic.hpp"
 
-namespace gpubench::coll::nccl {
+namespace gpubench::transports::nccl {
 
 namespace {
 
@@ -24,7 +25,9 @@ void bind_symbol(void* handle, F& slot, const char* name, const std::string& pat
 }  // namespace
 
 library::library() {
-  const auto candidates = nccl_library_candidates(process_env()("GPUBENCH_NCCL_LIBRARY"));
+  const char* explicit_path = std::getenv("GPUBENCH_NCCL_LIBRARY");
+  const auto candidates = nccl_library_candidates(
+      explicit_path ? std::optional<std::string>(explicit_path) : std::nullopt);
   std::string first_error;
   for (const auto& name : candidates) {
     m_handle = ::dlopen(name.c_str(), RTLD_NOW | RTLD_LOCAL);
@@ -72,4 +75,4 @@ void library::check(ncclResult_t r, const std::string& what) const {
   throw std::runtime_error(what + ": " + (text ? text : "NCCL error " + std::to_string(r)));
 }
 
-}  // namespace gpubench::coll::nccl
+}  // namespace gpubench::transports::nccl

@@ -6,7 +6,7 @@
 
 #include <string>
 
-namespace gpubench::coll::nccl {
+namespace gpubench::transports::nccl {
 
 // The entry points gpubench calls, typed from nccl.h.
 struct api {
@@ -45,4 +45,4 @@ class library {
   int m_version = 0;
 };
 
-}  // namespace gpubench::coll::nccl
+}  // namespace gpubench::transports::nccl

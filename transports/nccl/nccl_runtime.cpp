@@ -1,6 +1,6 @@
-// The NCCL runtime of coll.allreduce: NCCL loaded on first use, one rank per GPU under MPI
-// (the unique id from the communicator's rank 0, broadcast over MPI), or one process over
-// every local GPU.
+// The NCCL runtime of the collective benchmarks: NCCL loaded on first use, one rank per GPU
+// under MPI (the unique id from the communicator's rank 0, broadcast over MPI), or one
+// process over every local GPU.
 #include <unistd.h>
 
 #include <cstdio>
@@ -15,14 +15,14 @@
 #include <vector>
 
 #include "core/errors.hpp"
-#include "transports/collective/nccl_logic.hpp"
-#include "transports/collective/root_broadcast.hpp"
-#include "transports/collective/runtimes.hpp"
 #include "transports/nccl/cuda_resources.hpp"
-#include "transports/nccl/nccl_allreduce.hpp"
+#include "transports/nccl/nccl_backend.hpp"
 #include "transports/nccl/nccl_library.hpp"
+#include "transports/nccl/nccl_logic.hpp"
+#include "transports/nccl/nccl_runtime.hpp"
+#include "transports/process_group.hpp"
 
-namespace gpubench::coll {
+namespace gpubench::transports::nccl {
 
 namespace {
 
@@ -30,7 +30,7 @@ int nccl_major(int code) {
   return code >= 20900 ? code / 10000 : code / 1000;
 }
 
-class nccl_real final : public nccl_runtime {
+class nccl_real final : public runtime {
  public:
   std::optional<std::string> unavailable() override {
     if (!load()) return m_load_error;
@@ -63,9 +63,9 @@ class nccl_real final : public nccl_runtime {
             {"compiled_against", nccl_version_text(NCCL_VERSION_CODE)}};
   }
 
-  std::unique_ptr<allreduce_backend> rank_backend(process_group& group, int local_rank,
-                                                  int node_index, dtype type,
-                                                  double stall_timeout_s) override {
+  std::unique_ptr<collective_backend> rank_backend(process_group& group, int local_rank,
+                                                   int node_index, dtype type,
+                                                   double stall_timeout_s) override {
     if (!load()) throw core::skip_case(m_load_error);
     std::string why;
     const auto device = device_for_local_rank(local_rank, local_gpus(why), why);
@@ -81,8 +81,8 @@ class nccl_real final : public nccl_runtime {
     make_and_broadcast(group, std::as_writable_bytes(std::span(&id, 1)), 0, [&] {
       m_lib->check(m_lib->fn().get_unique_id(&id), "ncclGetUniqueId on rank 0");
     });
-    return std::make_unique<nccl::allreduce>(*m_lib, std::vector<int>{*device}, group.rank(),
-                                             group.size(), id, type, stall_timeout_s);
+    return std::make_unique<gpu_backend>(*m_lib, std::vector<int>{*device}, group.rank(),
+                                         group.size(), id, type, stall_timeout_s);
   }
 
   std::string debug_log() override {
@@ -93,7 +93,7 @@ class nccl_real final : public nccl_runtime {
     return text.str();
   }
 
-  std::unique_ptr<allreduce_backend> local_backend(dtype type, double stall_timeout_s) override {
+  std::unique_ptr<collective_backend> local_backend(dtype type, double stall_timeout_s) override {
     if (!load()) throw core::skip_case(m_load_error);
     std::string why;
     const int count = local_gpus(why);
@@ -103,7 +103,7 @@ class nccl_real final : public nccl_runtime {
       devices.push_back(d);
     ncclUniqueId id{};
     m_lib->check(m_lib->fn().get_unique_id(&id), "ncclGetUniqueId");
-    return std::make_unique<nccl::allreduce>(*m_lib, devices, 0, count, id, type, stall_timeout_s);
+    return std::make_unique<gpu_backend>(*m_lib, devices, 0, count, id, type, stall_timeout_s);
   }
 
  private:
@@ -156,7 +156,7 @@ class nccl_real final : public nccl_runtime {
     if (!m_load_error.empty()) return false;
     capture_debug();
     try {
-      m_lib = std::make_unique<nccl::library>();
+      m_lib = std::make_unique<library>();
     } catch (const std::exception& e) {
       m_load_error = e.what();
     }
@@ -164,14 +164,14 @@ class nccl_real final : public nccl_runtime {
   }
 
   std::unique_ptr<debug_file> m_debug;
-  std::unique_ptr<nccl::library> m_lib;
+  std::unique_ptr<library> m_lib;
   std::string m_load_error;
 };
 
 }  // namespace
 
-std::unique_ptr<nccl_runtime> make_nccl_runtime() {
+std::unique_ptr<runtime> make_runtime() {
   return std::make_unique<nccl_real>();
 }
 
-}  // namespace gpubench::coll
+}  // namespace gpubench::transports::nccl

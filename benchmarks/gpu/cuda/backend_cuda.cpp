@@ -11,7 +11,7 @@
 #include "benchmarks/gpu/launch_checks.hpp"
 #include "benchmarks/gpu/pci_gpus.hpp"
 
-namespace gpubench::gpu {
+namespace gpubench::benchmarks::gpu::cuda {
 
 namespace {
 
@@ -137,8 +137,9 @@ class cuda_backend final : public backend {
 
 }  // namespace
 
-std::unique_ptr<backend> make_backend() {
-  return std::make_unique<cuda_backend>();
-}
+}  // namespace gpubench::benchmarks::gpu::cuda
 
-}  // namespace gpubench::gpu
+// The backend factory of a CUDA build (backend_none.cpp is the one of a build without CUDA).
+std::unique_ptr<gpubench::benchmarks::gpu::backend> gpubench::benchmarks::gpu::make_backend() {
+  return std::make_unique<cuda::cuda_backend>();
+}

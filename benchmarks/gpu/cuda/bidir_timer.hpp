@@ -8,7 +8,7 @@
 #include "benchmarks/gpu/bidir_rates.hpp"
 #include "benchmarks/gpu/cuda/latched_timer.hpp"
 
-namespace gpubench::gpu::cuda {
+namespace gpubench::benchmarks::gpu::cuda {
 
 class bidir_timer final : public core::timer {
  public:
@@ -39,4 +39,4 @@ class bidir_timer final : public core::timer {
   std::vector<bidir_rates> m_samples;
 };
 
-}  // namespace gpubench::gpu::cuda
+}  // namespace gpubench::benchmarks::gpu::cuda

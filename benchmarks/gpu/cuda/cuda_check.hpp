@@ -6,7 +6,7 @@
 
 #include <cuda_runtime_api.h>
 
-namespace gpubench::gpu::cuda {
+namespace gpubench::benchmarks::gpu::cuda {
 
 // "what: CUDA error string (cudaErrorName)"; used for every call whose failure matters.
 inline std::string error_text(cudaError_t e) {
@@ -33,4 +33,4 @@ class device_guard {
   int m_previous = 0;
 };
 
-}  // namespace gpubench::gpu::cuda
+}  // namespace gpubench::benchmarks::gpu::cuda

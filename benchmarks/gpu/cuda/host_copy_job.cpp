@@ -13,7 +13,7 @@
 #include "benchmarks/gpu/cuda/latched_timer.hpp"
 #include "benchmarks/gpu/cuda/verify.hpp"
 
-namespace gpubench::gpu::cuda {
+namespace gpubench::benchmarks::gpu::cuda {
 
 namespace {
 
@@ -232,4 +232,4 @@ std::unique_ptr<copy_job> make_host_copy_job(const host_copy_request& r) {
   return std::make_unique<host_copy_job>(r);
 }
 
-}  // namespace gpubench::gpu::cuda
+}  // namespace gpubench::benchmarks::gpu::cuda

@@ -7,7 +7,7 @@
 
 #include "benchmarks/gpu/gpu_backend.hpp"
 
-namespace gpubench::gpu::cuda {
+namespace gpubench::benchmarks::gpu::cuda {
 
 std::unique_ptr<copy_job> make_host_copy_job(const host_copy_request& r);
 std::unique_ptr<copy_job> make_p2p_copy_job(const p2p_copy_request& r);
@@ -28,4 +28,4 @@ class peer_access {
   std::vector<std::pair<int, int>> m_enabled;  // (from, to) this scope turned on
 };
 
-}  // namespace gpubench::gpu::cuda
+}  // namespace gpubench::benchmarks::gpu::cuda

@@ -3,7 +3,7 @@
 #include "benchmarks/gpu/cuda/kernels.hpp"
 #include "benchmarks/gpu/pattern.hpp"
 
-namespace gpubench::gpu::cuda {
+namespace gpubench::benchmarks::gpu::cuda {
 
 namespace {
 
@@ -155,4 +155,4 @@ void launch_chase(cudaStream_t s, const void* start, std::uint64_t loads, void**
   check(cudaGetLastError(), "launching the pointer-chase kernel");
 }
 
-}  // namespace gpubench::gpu::cuda
+}  // namespace gpubench::benchmarks::gpu::cuda

@@ -9,7 +9,7 @@
 
 #include "benchmarks/gpu/copy_schedule.hpp"
 
-namespace gpubench::gpu::cuda {
+namespace gpubench::benchmarks::gpu::cuda {
 
 // Loads every kernel on each of `devices` (the job's own, copy_plan.hpp's job_devices) now:
 // with lazy loading, a kernel first launched while a spin kernel holds the device needs a
@@ -40,4 +40,4 @@ void launch_check(cudaStream_t s, const void* buf, std::uint64_t words, std::uin
 // where it ended in *end (so the loop cannot be removed, and the host can check it).
 void launch_chase(cudaStream_t s, const void* start, std::uint64_t loads, void** end);
 
-}  // namespace gpubench::gpu::cuda
+}  // namespace gpubench::benchmarks::gpu::cuda

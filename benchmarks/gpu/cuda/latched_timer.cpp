@@ -9,7 +9,7 @@
 #include "benchmarks/gpu/launch_checks.hpp"
 #include "core/errors.hpp"
 
-namespace gpubench::gpu::cuda {
+namespace gpubench::benchmarks::gpu::cuda {
 
 latched_timer::latched_timer(std::vector<const stream*> streams) {
   if (streams.empty()) throw std::logic_error("latched_timer needs at least one stream");
@@ -85,9 +85,9 @@ double latched_timer::seconds() {
   return static_cast<double>(ms) * 1e-3;
 }
 
-}  // namespace gpubench::gpu::cuda
+}  // namespace gpubench::benchmarks::gpu::cuda
 
-namespace gpubench::gpu::cuda {
+namespace gpubench::benchmarks::gpu::cuda {
 
 std::vector<double> latched_timer::stream_seconds() const {
   std::vector<double> out;
@@ -100,4 +100,4 @@ std::vector<double> latched_timer::stream_seconds() const {
   return out;
 }
 
-}  // namespace gpubench::gpu::cuda
+}  // namespace gpubench::benchmarks::gpu::cuda

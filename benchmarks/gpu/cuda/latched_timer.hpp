@@ -10,7 +10,7 @@
 #include "benchmarks/gpu/cuda/resources.hpp"
 #include "core/timer.hpp"
 
-namespace gpubench::gpu::cuda {
+namespace gpubench::benchmarks::gpu::cuda {
 
 // start(): spin kernel on every stream, the untimed warm-up copies, start events aligned
 // on stream 0's; the caller then enqueues the timed work; stop(): end events, stream 0
@@ -60,4 +60,4 @@ class latched_timer final : public core::timer {
 // between start and stop) cannot hang the device; a sample that hits it is an error.
 inline constexpr long long spin_timeout_ms = 10'000;
 
-}  // namespace gpubench::gpu::cuda
+}  // namespace gpubench::benchmarks::gpu::cuda

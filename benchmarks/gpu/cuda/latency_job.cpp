@@ -10,7 +10,7 @@
 #include "benchmarks/gpu/cuda/kernels.hpp"
 #include "benchmarks/gpu/cuda/latched_timer.hpp"
 
-namespace gpubench::gpu::cuda {
+namespace gpubench::benchmarks::gpu::cuda {
 
 namespace {
 
@@ -118,4 +118,4 @@ std::unique_ptr<copy_job> make_latency_job(const latency_request& r) {
   return std::make_unique<latency_job>(r);
 }
 
-}  // namespace gpubench::gpu::cuda
+}  // namespace gpubench::benchmarks::gpu::cuda

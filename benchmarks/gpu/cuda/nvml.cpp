@@ -11,7 +11,7 @@
 #include "benchmarks/gpu/nvlink_count.hpp"
 #include "benchmarks/gpu/pci_gpus.hpp"
 
-namespace gpubench::gpu::cuda {
+namespace gpubench::benchmarks::gpu::cuda {
 
 namespace {
 
@@ -183,4 +183,4 @@ std::optional<int> nvml_library::nvlink_links(const std::string& bus_a, const st
                               normalize_bus_id(bus_b), normalized);
 }
 
-}  // namespace gpubench::gpu::cuda
+}  // namespace gpubench::benchmarks::gpu::cuda

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-namespace gpubench::gpu::cuda {
+namespace gpubench::benchmarks::gpu::cuda {
 
 class nvml_library {
  public:
@@ -35,4 +35,4 @@ class nvml_library {
   std::unique_ptr<table> m_fns;
 };
 
-}  // namespace gpubench::gpu::cuda
+}  // namespace gpubench::benchmarks::gpu::cuda

@@ -12,7 +12,7 @@
 #include "benchmarks/gpu/cuda/latched_timer.hpp"
 #include "benchmarks/gpu/cuda/verify.hpp"
 
-namespace gpubench::gpu::cuda {
+namespace gpubench::benchmarks::gpu::cuda {
 
 namespace {
 
@@ -183,4 +183,4 @@ std::unique_ptr<copy_job> make_p2p_copy_job(const p2p_copy_request& r) {
   return std::make_unique<p2p_copy_job>(r);
 }
 
-}  // namespace gpubench::gpu::cuda
+}  // namespace gpubench::benchmarks::gpu::cuda

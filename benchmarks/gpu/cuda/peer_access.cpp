@@ -6,7 +6,7 @@
 #include "benchmarks/gpu/peer_enable.hpp"
 #include "core/errors.hpp"
 
-namespace gpubench::gpu::cuda {
+namespace gpubench::benchmarks::gpu::cuda {
 
 namespace {
 
@@ -63,4 +63,4 @@ peer_access::~peer_access() {
     disable_quietly(from, to);
 }
 
-}  // namespace gpubench::gpu::cuda
+}  // namespace gpubench::benchmarks::gpu::cuda

@@ -11,7 +11,7 @@
 #include "benchmarks/gpu/launch_checks.hpp"
 #include "core/units.hpp"
 
-namespace gpubench::gpu::cuda {
+namespace gpubench::benchmarks::gpu::cuda {
 
 device_memory::device_memory(int device, std::size_t bytes) : m_device(device), m_size(bytes) {
   const device_guard guard(device);
@@ -190,4 +190,4 @@ int* latch_flag::timed_out_device() const {
   return static_cast<int*>(p) + 1;
 }
 
-}  // namespace gpubench::gpu::cuda
+}  // namespace gpubench::benchmarks::gpu::cuda

@@ -12,7 +12,7 @@
 struct hwloc_topology;
 struct hwloc_bitmap_s;
 
-namespace gpubench::gpu::cuda {
+namespace gpubench::benchmarks::gpu::cuda {
 
 class device_memory {
  public:
@@ -132,4 +132,4 @@ class latch_flag {
   volatile int* m_words = nullptr;  // [0] the flag, [1] set by a spin kernel that timed out
 };
 
-}  // namespace gpubench::gpu::cuda
+}  // namespace gpubench::benchmarks::gpu::cuda

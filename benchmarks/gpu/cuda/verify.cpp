@@ -8,7 +8,7 @@
 #include "benchmarks/gpu/pattern.hpp"
 #include "core/units.hpp"
 
-namespace gpubench::gpu::cuda {
+namespace gpubench::benchmarks::gpu::cuda {
 
 void fill_host(void* buf, std::uint64_t bytes, std::uint32_t seed) {
   auto* w = static_cast<std::uint32_t*>(buf);
@@ -52,4 +52,4 @@ void expect_no_mismatch(std::uint64_t wrong, std::uint64_t bytes, const std::str
                            core::format_bytes(bytes) + " copies; the measurement is not valid");
 }
 
-}  // namespace gpubench::gpu::cuda
+}  // namespace gpubench::benchmarks::gpu::cuda

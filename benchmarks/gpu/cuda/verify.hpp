@@ -7,7 +7,7 @@
 
 #include "benchmarks/gpu/cuda/resources.hpp"
 
-namespace gpubench::gpu::cuda {
+namespace gpubench::benchmarks::gpu::cuda {
 
 void fill_host(void* buf, std::uint64_t bytes, std::uint32_t seed);
 std::uint64_t host_mismatches(const void* buf, std::uint64_t bytes, std::uint32_t seed);
@@ -20,4 +20,4 @@ std::uint64_t device_mismatches(const stream& s, const void* buf, std::uint64_t 
 // Throws "<what>: N of M words differ ..." when `wrong` is not zero.
 void expect_no_mismatch(std::uint64_t wrong, std::uint64_t bytes, const std::string& what);
 
-}  // namespace gpubench::gpu::cuda
+}  // namespace gpubench::benchmarks::gpu::cuda

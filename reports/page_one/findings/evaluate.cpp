@@ -22,15 +22,17 @@ std::string to_string(severity s) {
   return "info";
 }
 
+std::span<const rule> all_rules() {
+#define GPUBENCH_FINDING_RULE_ENTRY(id, function) rule{id, function},
+  static constexpr rule table[] = {GPUBENCH_FINDING_RULES(GPUBENCH_FINDING_RULE_ENTRY)};
+#undef GPUBENCH_FINDING_RULE_ENTRY
+  return table;
+}
+
 std::vector<finding> evaluate(const run_input& run, const rule_options& options) {
-  using rule = std::vector<finding> (*)(const core::result_file&, const rule_options&);
-  const rule rules[] = {pcie_link_rule,         remote_numa_rule,   peer_access_rule,
-                        pair_outlier_rule,      host_outlier_rule,  cluster_suspect_rule,
-                        allreduce_scaling_rule, single_stream_rule, mtu_rule,
-                        rdma_vs_tcp_rule};
   std::vector<finding> all;
-  for (const auto r : rules)
-    for (auto& f : r(run.file, options))
+  for (const auto& r : all_rules())
+    for (auto& f : r.run(run.file, options))
       all.push_back(std::move(f));
   std::set<std::string> degraded;
   for (const auto& f : all)

@@ -41,12 +41,22 @@ std::uint64_t largest_bytes(const core::case_result& c) {
 }
 
 std::vector<const core::case_result*> measured_cases(const core::result_file& f,
-                                                     const std::string& benchmark) {
+                                                     const core::kind_query& kind) {
   std::vector<const core::case_result*> out;
   for (const auto& c : f.results)
-    if (c.benchmark == benchmark && c.status == core::case_status::ok && !c.points.empty())
+    if (kind.matches(c.kind, c.metric) && c.status == core::case_status::ok && !c.points.empty())
       out.push_back(&c);
   return out;
+}
+
+std::string direction_text(std::string_view direction) {
+  return direction == core::directions::to_gpu    ? "host->GPU"
+         : direction == core::directions::to_host ? "GPU->host"
+                                                  : "both ways";
+}
+
+core::kind_query host_copies(std::string_view direction) {
+  return {.path = core::paths::host_gpu, .direction = direction, .metric = "bandwidth"};
 }
 
 const nlohmann::json* gpu_entry(const core::result_file& f, long long index) {

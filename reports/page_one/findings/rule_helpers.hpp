@@ -4,6 +4,7 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -23,9 +24,17 @@ std::optional<double> largest_median(const core::case_result& c);
 // The largest measured size of a case (0 without points).
 std::uint64_t largest_bytes(const core::case_result& c);
 
-// Measured (status ok, with points) cases of one benchmark id, in file order.
+// Measured (status ok, with points) cases of one kind, in file order.
 std::vector<const core::case_result*> measured_cases(const core::result_file& f,
-                                                     const std::string& benchmark);
+                                                     const core::kind_query& kind);
+
+// The directions of host-GPU copies, in the order the rules list them.
+inline constexpr std::string_view host_copy_directions[] = {
+    core::directions::both, core::directions::to_host, core::directions::to_gpu};
+// "host->GPU", "GPU->host", "both ways".
+std::string direction_text(std::string_view direction);
+// Bandwidth of host-GPU copies in one direction.
+core::kind_query host_copies(std::string_view direction);
 
 // The system block's entry for the GPU with this CUDA index, or nullptr.
 const nlohmann::json* gpu_entry(const core::result_file& f, long long index);

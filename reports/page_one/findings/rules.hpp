@@ -1,33 +1,45 @@
-// The finding rules, one idea each (docs/report.md, "Findings"): each reads one parsed result
-// file and returns its findings, in no particular severity order; evaluate() orders them.
+// The table of finding rules, one line each: the id its findings carry and the function its file
+// (rules_*.cpp, whose first comment says what it finds) defines. evaluate() runs them in this
+// order. Adding a rule: its file, its line here, its CMake source line.
 #pragma once
 
+#include <span>
+#include <string_view>
 #include <vector>
 
 #include "core/result.hpp"
 #include "reports/page_one/findings/finding.hpp"
 
+// X(id, function) for every rule. One list declares each function and builds the table, so a rule
+// cannot be declared and forgotten, or listed and undeclared.
+#define GPUBENCH_FINDING_RULES(X)                \
+  X("pcie.link_degraded", pcie_link_rule)        \
+  X("gpu.remote_numa", remote_numa_rule)         \
+  X("gpu.peer_unavailable", peer_access_rule)    \
+  X("gpu.pair_outlier", pair_outlier_rule)       \
+  X("gpu.host_outlier", host_outlier_rule)       \
+  X("cluster.suspect", cluster_suspect_rule)     \
+  X("allreduce.scaling", allreduce_scaling_rule) \
+  X("net.tcp_single_stream", single_stream_rule) \
+  X("net.mtu_small", mtu_rule)                   \
+  X("net.rdma_vs_tcp", rdma_vs_tcp_rule)
+
 namespace gpubench::reports::page_one::findings {
 
-// pcie.link_degraded: host<->GPU far below the capable line rate, link trained below capable.
-std::vector<finding> pcie_link_rule(const core::result_file& f, const rule_options& o);
-// gpu.remote_numa: a GPU's host copies from another NUMA node much slower than from its own.
-std::vector<finding> remote_numa_rule(const core::result_file& f, const rule_options& o);
-// gpu.peer_unavailable: GPU pairs without peer access, copies staged through host memory.
-std::vector<finding> peer_access_rule(const core::result_file& f, const rule_options& o);
-// gpu.pair_outlier: one GPU pair (or one GPU in all its pairs) much slower than its siblings.
-std::vector<finding> pair_outlier_rule(const core::result_file& f, const rule_options& o);
-// gpu.host_outlier: one GPU's host copies much slower than its siblings'.
-std::vector<finding> host_outlier_rule(const core::result_file& f, const rule_options& o);
-// net.rdma_vs_tcp: latency ratio, bandwidth and CPU cost in like completion modes.
-std::vector<finding> rdma_vs_tcp_rule(const core::result_file& f, const rule_options& o);
-// net.tcp_single_stream: one TCP stream far below line rate where several streams reach it.
-std::vector<finding> single_stream_rule(const core::result_file& f, const rule_options& o);
-// net.mtu_small: a fast Ethernet link or RoCE path carrying 1500-byte frames.
-std::vector<finding> mtu_rule(const core::result_file& f, const rule_options& o);
-// allreduce.scaling: bus bandwidth per node count against the first multi-node count.
-std::vector<finding> allreduce_scaling_rule(const core::result_file& f, const rule_options& o);
-// cluster.suspect: each slow node or link that reports/cluster names.
-std::vector<finding> cluster_suspect_rule(const core::result_file& f, const rule_options& o);
+// A rule reads one parsed result file and returns its findings, in no particular order.
+using rule_function = std::vector<finding> (*)(const core::result_file& f, const rule_options& o);
+
+struct rule {
+  std::string_view id;
+  rule_function run;
+};
+
+#define GPUBENCH_DECLARE_FINDING_RULE(id, function) \
+  std::vector<finding> function(const core::result_file& f, const rule_options& o);
+GPUBENCH_FINDING_RULES(GPUBENCH_DECLARE_FINDING_RULE)
+#undef GPUBENCH_DECLARE_FINDING_RULE
+
+// Every rule, in the table's order.
+std::span<const rule> all_rules();
 
 }  // namespace gpubench::reports::page_one::findings

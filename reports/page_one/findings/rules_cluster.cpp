@@ -1,8 +1,8 @@
-// cluster.suspect: every slow node or link that the cluster analysis names (reports/cluster,
+// cluster.suspect: every slow node or link that the cluster verdict names (cluster/suspects.hpp,
 // docs/cluster.md), as a finding, so page one and the console show the same verdict.
 #include <fmt/format.h>
 
-#include "reports/cluster/suspects.hpp"
+#include "cluster/suspects.hpp"
 #include "reports/page_one/findings/rule_helpers.hpp"
 #include "reports/page_one/findings/rules.hpp"
 
@@ -13,8 +13,8 @@ using namespace model;
 std::vector<finding> cluster_suspect_rule(const core::result_file& f, const rule_options&) {
   std::vector<finding> out;
   if (!f.cluster) return out;
-  for (const auto& s : cluster::find_suspects(f)) {
-    const bool node = s.kind == cluster::suspect_kind::node;
+  for (const auto& s : gpubench::cluster::find_suspects(f)) {
+    const bool node = s.kind == gpubench::cluster::suspect_kind::node;
     const std::string subject = node ? "node " + s.node : "link " + s.node + "<->" + s.peer;
     std::string evidence = s.evidence;
     if (evidence.empty())

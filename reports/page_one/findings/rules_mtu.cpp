@@ -54,7 +54,7 @@ std::vector<finding> mtu_rule(const core::result_file& f, const rule_options& o)
   for (const auto& c : f.results) {
     if (c.status != core::case_status::ok || !c.context.is_object()) continue;
     const auto& ctx = c.context;
-    if (c.benchmark.rfind("net.tcp.", 0) == 0 && ctx.contains("interface") &&
+    if (c.kind.is(core::paths::network) && c.kind.transport == "tcp" && ctx.contains("interface") &&
         ctx.at("interface").is_string()) {
       auto& l = links[ctx.at("interface").get<std::string>()];
       if (!l.mtu) l.mtu = int_of(ctx, "mtu");
@@ -65,10 +65,10 @@ std::vector<finding> mtu_rule(const core::result_file& f, const rule_options& o)
           l.gbps = gbps_of_text(ctx.at("speed"));
       }
       if (l.seen_in.empty()) l.seen_in = c.benchmark;
-    } else if (c.benchmark.rfind("net.rdma.", 0) == 0 &&
+    } else if (c.kind.is(core::paths::network) && c.kind.transport == "rdma" &&
                ctx.value("link_layer", std::string()) == "Ethernet") {
       if (auto mtu = int_of(ctx, "mtu")) roce[ctx.value("device", std::string("?"))] = *mtu;
-    } else if (c.benchmark == "coll.allreduce" && ctx.contains("interfaces") &&
+    } else if (c.kind.is(core::paths::collective) && ctx.contains("interfaces") &&
                ctx.at("interfaces").is_array()) {
       for (const auto& i : ctx.at("interfaces")) {
         if (!i.is_object() || !i.contains("name") || !i.at("name").is_string()) continue;

@@ -23,10 +23,10 @@ using namespace views;
 namespace {
 
 // The best median per size over the measured cases of one benchmark.
-std::map<std::uint64_t, double> best_by_size(const core::result_file& f, const std::string& id,
-                                             bool lower_is_better) {
+std::map<std::uint64_t, double> best_by_size(const core::result_file& f,
+                                             const core::kind_query& kind, bool lower_is_better) {
   std::map<std::uint64_t, double> out;
-  for (const auto* c : measured_cases(f, id))
+  for (const auto* c : measured_cases(f, kind))
     for (const auto& p : c->points) {
       if (!std::isfinite(p.stats.median)) continue;
       auto it = out.find(p.bytes);
@@ -48,10 +48,10 @@ std::vector<std::uint64_t> common(const std::map<std::uint64_t, double>& a,
 }
 
 // Lowest CPU seconds per GB per wait class ("spinning", "sleeping") at one size.
-std::map<std::string, double> cost_by_class(const core::result_file& f, const std::string& id,
-                                            std::uint64_t bytes) {
+std::map<std::string, double> cost_by_class(const core::result_file& f,
+                                            const core::kind_query& kind, std::uint64_t bytes) {
   std::map<std::string, double> out;
-  for (const auto* c : measured_cases(f, id))
+  for (const auto* c : measured_cases(f, kind))
     for (const auto& p : c->points) {
       const double cost = extra_value(p, "cpu_seconds_per_gb");
       if (p.bytes != bytes || !std::isfinite(cost)) continue;
@@ -61,12 +61,16 @@ std::map<std::string, double> cost_by_class(const core::result_file& f, const st
   return out;
 }
 
+core::kind_query network(std::string_view transport, std::string_view metric) {
+  return {.path = core::paths::network, .transport = transport, .metric = metric};
+}
+
 }  // namespace
 
 std::vector<finding> rdma_vs_tcp_rule(const core::result_file& f, const rule_options&) {
   std::vector<std::string> evidence, title;
-  const auto tcp_lat = best_by_size(f, "net.tcp.latency", true);
-  const auto rdma_lat = best_by_size(f, "net.rdma.latency", true);
+  const auto tcp_lat = best_by_size(f, network("tcp", "latency"), true);
+  const auto rdma_lat = best_by_size(f, network("rdma", "latency"), true);
   if (const auto sizes = common(tcp_lat, rdma_lat); !sizes.empty()) {
     const auto s = sizes.front();
     const double r = tcp_lat.at(s) / rdma_lat.at(s);
@@ -76,8 +80,8 @@ std::vector<finding> rdma_vs_tcp_rule(const core::result_file& f, const rule_opt
     title.push_back(fmt::format("RDMA's latency is {} {} than TCP's",
                                 format_ratio(r >= 1 ? r : 1 / r), r >= 1 ? "lower" : "higher"));
   }
-  const auto tcp_bw = best_by_size(f, "net.tcp.bandwidth", false);
-  const auto rdma_bw = best_by_size(f, "net.rdma.bandwidth", false);
+  const auto tcp_bw = best_by_size(f, network("tcp", "bandwidth"), false);
+  const auto rdma_bw = best_by_size(f, network("rdma", "bandwidth"), false);
   if (const auto sizes = common(tcp_bw, rdma_bw); !sizes.empty()) {
     const auto s = sizes.back();
     const double r = rdma_bw.at(s) / tcp_bw.at(s);
@@ -85,8 +89,8 @@ std::vector<finding> rdma_vs_tcp_rule(const core::result_file& f, const rule_opt
                                    figure(tcp_bw.at(s), "GB/s"), figure(rdma_bw.at(s), "GB/s"),
                                    format_ratio(r)));
     title.push_back(fmt::format("its bandwidth {} TCP's", format_ratio(r)));
-    const auto tcp_cost = cost_by_class(f, "net.tcp.bandwidth", s);
-    const auto rdma_cost = cost_by_class(f, "net.rdma.bandwidth", s);
+    const auto tcp_cost = cost_by_class(f, network("tcp", "bandwidth"), s);
+    const auto rdma_cost = cost_by_class(f, network("rdma", "bandwidth"), s);
     bool compared = false;
     for (const auto& [cls, t] : tcp_cost) {
       if (!rdma_cost.contains(cls) || cls == "unknown") continue;
@@ -111,7 +115,7 @@ std::vector<finding> single_stream_rule(const core::result_file& f, const rule_o
   double single = 0, several = 0, line = 0;
   long long streams = 0;
   std::uint64_t bytes = 0;
-  for (const auto* c : measured_cases(f, "net.tcp.bandwidth")) {
+  for (const auto* c : measured_cases(f, network("tcp", "bandwidth"))) {
     const auto v = largest_median(*c);
     const auto n = int_param(*c, "streams").value_or(1);
     if (!v || !c->peak || c->peak->value <= 0) continue;

@@ -19,28 +19,24 @@ namespace {
 
 struct copy_key {
   long long gpu = 0;
-  std::string benchmark;
+  std::size_t direction = 0;  // index into host_copy_directions
   std::string memory;
   std::string engine;
   auto operator<=>(const copy_key&) const = default;
 };
-
-std::string direction_of(const std::string& id) {
-  return id == "gpu.h2d" ? "host->GPU" : id == "gpu.d2h" ? "GPU->host" : "both ways";
-}
 
 }  // namespace
 
 std::vector<finding> remote_numa_rule(const core::result_file& f, const rule_options& o) {
   // Per GPU, memory and engine: the rate from each NUMA node.
   std::map<copy_key, std::map<long long, double>> rates;
-  for (const char* id : {"gpu.h2d", "gpu.d2h", "gpu.bidir"})
-    for (const auto* c : measured_cases(f, id)) {
+  for (std::size_t d = 0; d < std::size(host_copy_directions); ++d)
+    for (const auto* c : measured_cases(f, host_copies(host_copy_directions[d]))) {
       const auto gpu = int_param(*c, "gpu");
       const auto numa = int_param(*c, "numa");
       const auto v = largest_median(*c);
       if (!gpu || !numa || !v) continue;
-      rates[{*gpu, id, text_param(*c, "memory"), text_param(*c, "engine")}][*numa] = *v;
+      rates[{*gpu, d, text_param(*c, "memory"), text_param(*c, "engine")}][*numa] = *v;
     }
   std::map<long long, std::vector<std::string>> slow;  // per GPU: the evidence
   std::map<long long, double> worst;
@@ -54,8 +50,8 @@ std::vector<finding> remote_numa_rule(const core::result_file& f, const rule_opt
       slow[key.gpu].push_back(
           fmt::format("{} ({} memory, {}) {} from node {} against {} from "
                       "its own node {} ({})",
-                      direction_of(key.benchmark), key.memory, key.engine, figure(v, "GB/s"), node,
-                      figure(local, "GB/s"), *own, percent(v / local)));
+                      direction_text(host_copy_directions[key.direction]), key.memory, key.engine,
+                      figure(v, "GB/s"), node, figure(local, "GB/s"), *own, percent(v / local)));
       const double r = v / local;
       if (!worst.contains(key.gpu) || r < worst[key.gpu]) worst[key.gpu] = r;
     }

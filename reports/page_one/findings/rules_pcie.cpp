@@ -44,12 +44,12 @@ bool below(const std::optional<int>& have, const std::optional<int>& capable) {
 std::map<std::string, std::pair<double, std::uint64_t>> best_rates(const core::result_file& f,
                                                                    long long gpu) {
   std::map<std::string, std::pair<double, std::uint64_t>> out;
-  for (const char* id : {"gpu.h2d", "gpu.d2h"})
-    for (const auto* c : measured_cases(f, id)) {
+  for (const auto direction : {core::directions::to_host, core::directions::to_gpu})
+    for (const auto* c : measured_cases(f, host_copies(direction))) {
       if (int_param(*c, "gpu") != gpu) continue;
       const auto v = largest_median(*c);
       if (!v) continue;
-      auto& best = out[id];
+      auto& best = out[direction_text(direction)];
       if (*v > best.first) best = {*v, largest_bytes(*c)};
     }
   return out;
@@ -98,8 +98,8 @@ std::vector<finding> pcie_link_rule(const core::result_file& f, const rule_optio
     if (best >= o.far_below_line * line) continue;
     std::vector<std::string> measured;
     for (const auto& [id, r] : rates)
-      measured.push_back(fmt::format("{} {} at {}", id == "gpu.h2d" ? "host->GPU" : "GPU->host",
-                                     figure(r.first, "GB/s"), format_size(r.second)));
+      measured.push_back(
+          fmt::format("{} {} at {}", id, figure(r.first, "GB/s"), format_size(r.second)));
     out.push_back(
         {"pcie.link_degraded", severity::problem, subject,
          fmt::format("Host<->GPU copies reach {} of the capable PCIe line rate: the link runs "

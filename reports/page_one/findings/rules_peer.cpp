@@ -18,6 +18,8 @@ using namespace model;
 
 namespace {
 
+constexpr core::kind_query pair_copies{.path = core::paths::gpu_gpu, .metric = "bandwidth"};
+
 using gpu_pair = std::pair<long long, long long>;  // unordered: first < second
 
 gpu_pair unordered(long long a, long long b) {
@@ -49,7 +51,7 @@ std::vector<finding> peer_access_rule(const core::result_file& f, const rule_opt
       (p.at("can_access_peer").get<bool>() ? with : without).insert(pair);
     }
   for (const auto& c : f.results) {
-    if (c.benchmark != "gpu.p2p.bandwidth" || text_param(c, "access") != "p2p") continue;
+    if (!pair_copies.matches(c.kind, c.metric) || text_param(c, "access") != "p2p") continue;
     const auto src = int_param(c, "src"), dst = int_param(c, "dst");
     if (!src || !dst) continue;
     if (c.status == core::case_status::skipped && says_no_peer(c.reason))
@@ -63,7 +65,7 @@ std::vector<finding> peer_access_rule(const core::result_file& f, const rule_opt
 
   std::vector<double> p2p;
   std::map<gpu_pair, std::pair<double, std::uint64_t>> staged;
-  for (const auto* c : measured_cases(f, "gpu.p2p.bandwidth")) {
+  for (const auto* c : measured_cases(f, pair_copies)) {
     const auto src = int_param(*c, "src"), dst = int_param(*c, "dst");
     const auto v = largest_median(*c);
     if (!src || !dst || !v || !base_variant(*c)) continue;

@@ -53,7 +53,7 @@ struct outlier {
 std::vector<finding> pair_outlier_rule(const core::result_file& f, const rule_options& o) {
   std::map<std::tuple<std::string, std::string, std::string, std::string>, std::vector<member>>
       groups;
-  for (const auto* c : measured_cases(f, "gpu.p2p.bandwidth")) {
+  for (const auto* c : measured_cases(f, {.path = core::paths::gpu_gpu, .metric = "bandwidth"})) {
     if (text_param(*c, "access", "p2p") != "p2p") continue;  // staged: gpu.peer_unavailable
     const auto v = largest_median(*c);
     if (!v || !int_param(*c, "src") || !int_param(*c, "dst")) continue;
@@ -116,14 +116,14 @@ std::vector<finding> pair_outlier_rule(const core::result_file& f, const rule_op
 }
 
 std::vector<finding> host_outlier_rule(const core::result_file& f, const rule_options& o) {
-  // Per benchmark, memory and engine: each GPU's best rate over the NUMA nodes fed from.
-  std::map<std::tuple<std::string, std::string, std::string>, std::map<long long, member>> best;
-  for (const char* id : {"gpu.h2d", "gpu.d2h", "gpu.bidir"})
-    for (const auto* c : measured_cases(f, id)) {
+  // Per direction, memory and engine: each GPU's best rate over the NUMA nodes fed from.
+  std::map<std::tuple<std::size_t, std::string, std::string>, std::map<long long, member>> best;
+  for (std::size_t d = 0; d < std::size(host_copy_directions); ++d)
+    for (const auto* c : measured_cases(f, host_copies(host_copy_directions[d]))) {
       const auto gpu = int_param(*c, "gpu");
       const auto v = largest_median(*c);
       if (!gpu || !v) continue;
-      auto& m = best[{id, text_param(*c, "memory"), text_param(*c, "engine")}][*gpu];
+      auto& m = best[{d, text_param(*c, "memory"), text_param(*c, "engine")}][*gpu];
       if (!m.c || *v > m.value) m = {c, *v, 0};
     }
   std::map<long long, outlier> slow;
@@ -142,9 +142,7 @@ std::vector<finding> host_outlier_rule(const core::result_file& f, const rule_op
       const double ratio = m.score / mid;
       if (slow.contains(gpu) && slow[gpu].ratio <= ratio) continue;
       slow[gpu] = {ratio, fmt::format("{} ({} memory, {}) {} at {}, siblings' median {} ({} of it)",
-                                      std::get<0>(key) == "gpu.h2d"   ? "host->GPU"
-                                      : std::get<0>(key) == "gpu.d2h" ? "GPU->host"
-                                                                      : "both ways",
+                                      direction_text(host_copy_directions[std::get<0>(key)]),
                                       std::get<1>(key), std::get<2>(key), figure(m.value, "GB/s"),
                                       format_size(largest_bytes(*m.c)),
                                       figure(median_of(values), "GB/s"), percent(ratio))};

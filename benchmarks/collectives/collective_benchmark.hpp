@@ -1,0 +1,27 @@
+// What every coll.<op> benchmark shares: the run's MPI and NCCL runtimes, the options
+// (--backend, --nodes, --ranks, --dtype, --place, --check, --coll-timeout), the cases
+// (backend x node count x placement) and the body (self-launched local MPI ranks, NCCL over
+// the local GPUs, or one MPI launch's nested sub-communicators with a scaling table). An
+// operation's file declares its benchmark_def and takes these parts from here.
+#pragma once
+
+#include <memory>
+
+#include "benchmarks/collectives/collective_op.hpp"
+#include "core/registry.hpp"
+
+namespace gpubench::benchmarks::collectives {
+
+// The runtimes of one run (MPI stays initialised across cases and is finalised when the
+// registry goes away) and the scaling rows measured so far.
+struct collective_session;
+
+// Adds the collectives' options and their software (MPI library, NCCL) to the system block.
+std::shared_ptr<collective_session> add_collective_family(core::registry& r);
+
+// Sets def.kind (a collective, op's name as its operation), def.requirement, def.cases and
+// def.body of the benchmark `def.id` measuring `op`.
+void set_collective_parts(core::benchmark_def& def, std::shared_ptr<collective_session> session,
+                          std::shared_ptr<const collective_op> op);
+
+}  // namespace gpubench::benchmarks::collectives

@@ -1,0 +1,140 @@
+#include "benchmarks/collectives/collective_driver.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "core/errors.hpp"
+#include "core/units.hpp"
+
+namespace gpubench::benchmarks::collectives {
+
+namespace {
+
+double median(std::vector<double> v) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  const std::size_t n = v.size();
+  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+// Fills every local rank's buffers, runs one call, and counts the wrong elements over the
+// group: outside timing, with a seed of its own per size.
+void check_data(const collective_op& op, transports::collective_backend& backend,
+                transports::process_group& group, const measure_request& req,
+                const op_counts& counts, std::uint64_t count, std::uint32_t seed) {
+  const std::size_t esize = dtype_size(req.type);
+  const int ranks = backend.ranks();
+  const auto local = backend.local_ranks();
+  std::vector<std::byte> send(counts.send * esize), recv(counts.recv * esize);
+  for (std::size_t i = 0; i < local.size(); ++i) {
+    op.fill({req.type, local[i], ranks, seed, counts}, send, recv);
+    backend.write(transports::buffer_role::send, i, send);
+    backend.write(transports::buffer_role::recv, i, recv);
+  }
+  group.barrier();
+  backend.run({op.call(), counts.call, req.in_place}, 1);
+  std::uint64_t wrong = 0;
+  for (std::size_t i = 0; i < local.size(); ++i) {
+    backend.read(transports::buffer_role::recv, i, recv);
+    wrong += op.count_wrong({req.type, local[i], ranks, seed, counts}, recv);
+  }
+  const std::uint64_t total = group.sum(wrong);
+  const std::uint64_t ranks_wrong = group.sum(wrong > 0 ? 1 : 0);
+  if (total > 0)
+    throw std::runtime_error(
+        fmt::format("data check failed: {} of {} {} ({}) over {} ranks gave {} wrong "
+                    "element(s) on {} rank(s); the measurement is not valid",
+                    op.label(), count, to_string(req.type), core::format_bytes(count * esize),
+                    ranks, total, ranks_wrong));
+}
+
+}  // namespace
+
+scaling_row measure_collective(core::case_state& state, const collective_op& op,
+                               transports::collective_backend& backend,
+                               transports::process_group& group, const measure_request& req,
+                               const transports::progress_fn& progress) {
+  const auto beat = [&progress](const std::string& what) {
+    if (progress) progress(what);
+  };
+  const std::size_t esize = dtype_size(req.type);
+  std::vector<std::uint64_t> counts;
+  for (const std::uint64_t s : state.sizes())
+    if (s >= esize) counts.push_back(s / esize);
+  counts.erase(std::unique(counts.begin(), counts.end()), counts.end());
+  if (counts.empty())
+    throw core::skip_case("every message size is smaller than one " + to_string(req.type) +
+                          " element");
+  const int ranks = backend.ranks();
+  if (auto why = op.no_bandwidth(ranks)) throw core::skip_case(*why);
+  std::uint64_t max_send = 0, max_recv = 0;
+  for (const std::uint64_t count : counts) {
+    const op_counts c = op.counts(count, ranks);
+    max_send = std::max(max_send, c.send);
+    max_recv = std::max(max_recv, c.recv);
+  }
+  backend.prepare(max_send * esize, max_recv * esize);
+
+  const double factor = op.bus_factor(ranks);
+  // Every rank sees the same reduced times, but their clocks differ: stop together.
+  state.set_consensus([&group](bool stop) { return group.any(stop); });
+
+  scaling_row row;
+  std::uint32_t seed = 1;
+  for (const std::uint64_t count : counts) {
+    const std::uint64_t bytes = count * esize;
+    const op_counts c = op.counts(count, ranks);
+    const transports::call_args call{op.call(), c.call, req.in_place};
+    const std::string what = fmt::format("measuring {} of {} over {} ranks", op.name(),
+                                         core::format_bytes(bytes), ranks);
+    beat(what);
+    if (req.check) check_data(op, backend, group, req, c, count, seed++);
+    // One operation, untimed, sizes the samples: the slowest rank's time decides, so every
+    // rank runs the same number of operations.
+    group.barrier();
+    const double one = group.reduce_time(backend.run(call, 1)).max;
+    const int iters = ops_per_sample(one, 20, 1e-3, 100000, req.sample_limit_s);
+    beat(what);
+    core::sample_spec spec;
+    spec.bytes = static_cast<double>(bytes) * factor;
+    std::vector<transports::rank_times> times;
+    auto& point = state.measure_timed(bytes, spec, [&] {
+      group.barrier();
+      const double seconds = backend.run(call, iters) / iters;
+      const transports::rank_times t = group.reduce_time(seconds);
+      times.push_back(t);
+      beat(what);
+      return t.avg;
+    });
+    std::vector<double> avg, lo, hi;
+    for (std::size_t i = std::min(point.warmup, times.size()); i < times.size(); ++i) {
+      avg.push_back(times[i].avg);
+      lo.push_back(times[i].min);
+      hi.push_back(times[i].max);
+    }
+    const double t = median(avg);
+    const bandwidths bw = bandwidths_of(static_cast<double>(bytes), t, factor);
+    point.extra["algbw"] = bw.algbw;
+    point.extra["busbw"] = bw.busbw;
+    point.extra["time_us"] = t * 1e6;
+    point.extra["time_us_rank_min"] = median(lo) * 1e6;
+    point.extra["time_us_rank_max"] = median(hi) * 1e6;
+    point.extra["iterations_per_sample"] = iters;
+    point.extra["elements"] = count;
+    if (req.check) point.extra["check"] = "passed";
+    if (count == counts.front()) {
+      row.small_bytes = bytes;
+      row.small_time_us = t * 1e6;
+      row.small_busbw = bw.busbw;
+    }
+    row.large_bytes = bytes;
+    row.large_busbw = bw.busbw;
+  }
+  row.ranks = ranks;
+  return row;
+}
+
+}  // namespace gpubench::benchmarks::collectives

@@ -1,0 +1,67 @@
+// One collective operation as the common driver sees it (nccl-tests' per-collective file):
+// what each rank's buffers hold, which call the backends make, its bus-bandwidth factor and
+// its data check. Each <op>.cpp here defines one and registers coll.<op>; the driver, the
+// launch and the scaling table are shared.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+
+#include "benchmarks/collectives/collective_math.hpp"
+#include "transports/collective_backend.hpp"
+
+namespace gpubench::benchmarks::collectives {
+
+// A message of `count` elements (the size a result reports is count x element size), as one
+// rank's buffers and the library call see it.
+struct op_counts {
+  std::uint64_t send = 0;  // elements of the send buffer
+  std::uint64_t recv = 0;  // elements of the receive buffer
+  std::uint64_t call = 0;  // the count the library call is given
+};
+
+// What the data check knows of one rank: the element type, its rank among `ranks`, the
+// seed of this check and the message.
+struct check_args {
+  dtype type = dtype::float32;
+  int rank = 0;
+  int ranks = 1;
+  std::uint32_t seed = 1;
+  op_counts counts;
+};
+
+class collective_op {
+ public:
+  virtual ~collective_op() = default;
+  // "allreduce": the benchmark is coll.<name>, messages name the operation by it.
+  virtual std::string name() const = 0;
+  // The operation with its reduction, for the data check's message: "allreduce (sum)".
+  virtual std::string label() const = 0;
+  // The library call the backends make (ncclAllReduce, MPI_Allreduce).
+  virtual transports::collective_call call() const = 0;
+  // Buffers and call count of a message of `count` elements over `ranks` ranks.
+  virtual op_counts counts(std::uint64_t count, int ranks) const = 0;
+  // busbw = algbw x bus_factor(n), n the ranks of the communicator under test (never the
+  // world size), so that busbw compares with the link rate whatever n is.
+  virtual double bus_factor(int ranks) const = 0;
+  // Why a case of `ranks` ranks has no bus bandwidth (it is skipped with this reason, so it
+  // never prints a bandwidth, enters a chart or becomes a scaling baseline), or nothing.
+  virtual std::optional<std::string> no_bandwidth(int ranks) const = 0;
+  // Whether the receive buffer may also be the send buffer (--place in).
+  virtual bool supports_in_place() const { return true; }
+  // The data check, outside timing: fills a rank's buffers (host copies) before one call,
+  // then counts the elements of its receive buffer that differ from what the call must
+  // leave there.
+  virtual void fill(const check_args& a, std::span<std::byte> send,
+                    std::span<std::byte> recv) const = 0;
+  virtual std::uint64_t count_wrong(const check_args& a, std::span<const std::byte> recv) const = 0;
+};
+
+// The collectives of this build, each defined in its own file.
+std::shared_ptr<const collective_op> make_allreduce();
+
+}  // namespace gpubench::benchmarks::collectives

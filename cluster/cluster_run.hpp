@@ -1,0 +1,67 @@
+// Cluster mode: under mpirun/srun over two or more nodes, one `gpubench run` measures every
+// node by itself, every node pair over the network (round-robin rounds, the ranks as the two
+// ends of the ordinary net.* benchmarks) and allreduce, and rank 0 writes one result file and
+// gives the verdict. The sequence is built with MPI only (cluster_none.cpp otherwise). See
+// docs/cluster.md.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/registry.hpp"
+#include "core/result.hpp"
+#include "core/run_context.hpp"
+
+namespace gpubench::cluster {
+
+struct cluster_options {
+  std::size_t pair_concurrency = 0;       // pairs measured at once at most (0: a round)
+  std::vector<std::uint64_t> pair_sizes;  // sizes below 64 KiB: latency; others: bandwidth
+  bool pair_samples = false;              // keep raw per-pair samples
+  double timeout_s = 60;                  // a node silent this long is stalled
+  std::filesystem::path out;              // written by rank 0
+  bool quiet = false;
+  bool fail_on_suspect = false;  // exit 1 when a slow node or link is named
+};
+
+struct cluster_outcome {
+  bool rank0 = false;
+  core::result_file file;  // complete on rank 0 only
+};
+
+// The node name: $GPUBENCH_NODE_NAME (test-only: many ranks on one machine stand for many
+// nodes) or the hostname.
+std::string node_name();
+
+// Default --pair-sizes: 8 B (latency) and 1 MiB (bandwidth).
+std::vector<std::uint64_t> default_pair_sizes();
+
+// An MPI launch, held for the rest of the run (MPI stays initialised while it lives, also when
+// the launch turns out to be one node and `run` goes on as before).
+class launch {
+ public:
+  virtual ~launch() = default;
+  // Two or more node names among the ranks.
+  virtual bool cluster() const = 0;
+  // Cluster mode from start to verdict: refuses the options it cannot honour (usage_error,
+  // before anything runs), runs the sequence, and on rank 0 prints where the file is and the
+  // suspects (verdict.hpp). Returns the process's exit code (0 on the other ranks). A stalled
+  // node ends the job (MPI_Abort) after the partial file is written: no return then.
+  int run(const std::vector<const core::benchmark_def*>& selected, const core::run_context& ctx,
+          const core::registry& registry, core::result_file file, const cluster_options& options);
+
+ protected:
+  // The cluster sequence; returns what rank 0 wrote (`rank0` false on the other ranks).
+  virtual cluster_outcome sequence(const std::vector<const core::benchmark_def*>& selected,
+                                   const core::run_context& ctx, const core::registry& registry,
+                                   core::result_file file, const cluster_options& options) = 0;
+};
+
+// Initialises MPI and learns every rank's node name (collective: every rank calls it).
+// nullptr in a build without MPI.
+std::unique_ptr<launch> open_launch(double timeout_s);
+
+}  // namespace gpubench::cluster

@@ -1,0 +1,80 @@
+#include "cluster/robust.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "core/cluster.hpp"
+
+namespace gpubench::cluster {
+
+double median_of(std::vector<double> v) {
+  if (v.empty()) return std::nan("");
+  const auto mid = v.begin() + static_cast<std::ptrdiff_t>(v.size() / 2);
+  std::nth_element(v.begin(), mid, v.end());
+  const double upper = *mid;
+  if (v.size() % 2 == 1) return upper;
+  const double lower = *std::max_element(v.begin(), mid);
+  return (lower + upper) / 2;
+}
+
+double mad_of(const std::vector<double>& values, double center) {
+  std::vector<double> dev;
+  dev.reserve(values.size());
+  for (double v : values)
+    dev.push_back(std::abs(v - center));
+  return median_of(std::move(dev));
+}
+
+double reference::bad_change(double x) const {
+  const double worse = higher_is_better ? median - x : x - median;
+  if (median > 0) return worse / median;
+  if (worse == 0) return 0;
+  return worse > 0 ? std::numeric_limits<double>::infinity()
+                   : -std::numeric_limits<double>::infinity();
+}
+
+double reference::robust_z(double x) const {
+  const double diff = std::abs(x - median);
+  if (scaled_mad > 0) return diff / scaled_mad;
+  return diff > 0 ? std::numeric_limits<double>::infinity() : 0;
+}
+
+bool reference::is_outlier(double x, const suspect_options& options) const {
+  const double floor = higher_is_better ? options.min_change : options.min_latency_change;
+  return bad_change(x) >= floor && robust_z(x) > options.deviation;
+}
+
+reference make_reference(const std::vector<double>& values, bool higher_is_better) {
+  reference r;
+  r.higher_is_better = higher_is_better;
+  r.median = median_of(values);
+  r.scaled_mad = mad_scale * mad_of(values, r.median);
+  return r;
+}
+
+bool node_answered(const core::cluster_node& n) {
+  return n.status == core::node_status::ok;
+}
+
+std::vector<std::optional<double>> node_pair_medians(const core::cluster_section& c,
+                                                     const core::pair_measurement& m) {
+  const std::size_t n = c.nodes.size();
+  std::vector<std::vector<double>> per_node(n);
+  for (std::size_t a = 0; a < n; ++a) {
+    if (!node_answered(c.nodes[a])) continue;
+    for (std::size_t b = a + 1; b < n; ++b) {
+      if (!node_answered(c.nodes[b])) continue;
+      const std::size_t i = core::pair_index(a, b, n);
+      if (i >= m.median.size() || !m.median[i]) continue;
+      per_node[a].push_back(*m.median[i]);
+      per_node[b].push_back(*m.median[i]);
+    }
+  }
+  std::vector<std::optional<double>> out(n);
+  for (std::size_t a = 0; a < n; ++a)
+    if (!per_node[a].empty()) out[a] = median_of(std::move(per_node[a]));
+  return out;
+}
+
+}  // namespace gpubench::cluster

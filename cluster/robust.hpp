@@ -1,0 +1,47 @@
+// Robust statistics across the nodes of a cluster (median, scaled MAD, the outlier test) and the
+// per-node view of a pair measurement, shared by the suspects analysis and the cluster report.
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <vector>
+
+#include "cluster/suspects.hpp"
+#include "core/result.hpp"
+
+namespace gpubench::cluster {
+
+// The consistency factor that makes the MAD estimate the standard deviation of normal data.
+inline constexpr double mad_scale = 1.4826;
+// Fewer nodes answering than this: no statistics, no verdict (with two nodes there is one pair
+// and two values: nothing says which side is the odd one).
+inline constexpr std::size_t min_nodes_for_verdict = 3;
+
+double median_of(std::vector<double> values);  // NaN for none
+// Median absolute deviation from `center` (not yet scaled).
+double mad_of(const std::vector<double>& values, double center);
+
+// Where a figure sits against the cluster: the median, the spread and which way is bad.
+struct reference {
+  double median = 0;
+  double scaled_mad = 0;
+  bool higher_is_better = true;
+
+  // Relative change from the median in the bad direction (0.75: a quarter of the median
+  // bandwidth, or 75% more latency); negative when better than the median.
+  double bad_change(double x) const;
+  // Robust z: |x - median| / scaled MAD (infinite for any difference when the MAD is 0).
+  double robust_z(double x) const;
+  // Worse than the median by both the robust z and the relative floor.
+  bool is_outlier(double x, const suspect_options& options) const;
+};
+
+reference make_reference(const std::vector<double>& values, bool higher_is_better);
+
+// Each node's median over its measured pairs with other answering nodes (nullopt: none).
+std::vector<std::optional<double>> node_pair_medians(const core::cluster_section& c,
+                                                     const core::pair_measurement& m);
+
+bool node_answered(const core::cluster_node& n);
+
+}  // namespace gpubench::cluster

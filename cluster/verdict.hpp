@@ -1,0 +1,13 @@
+// The end of a cluster run on rank 0: the suspects printed last, each against the cluster
+// median, and the process's exit code, both decided from the result file alone.
+#pragma once
+
+#include "core/result.hpp"
+
+namespace gpubench::cluster {
+
+// Prints "# suspects: N" and one line per suspect on stdout. Returns 1 when a case failed
+// (the run's or a node's own) or, with `fail_on_suspect`, when a suspect was named; else 0.
+int finish_run(const core::result_file& file, bool fail_on_suspect);
+
+}  // namespace gpubench::cluster
