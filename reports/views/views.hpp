@@ -26,7 +26,7 @@ measurement_parts measurement_sections(const std::vector<model::run_input>& runs
 // per direction. A case of a kind this reader does not know has a view of its own.
 std::string view_key(const core::case_result& c);
 // The title of a view, from its cases (not empty): "Network latency: TCP and RDMA".
-std::string view_title(const std::vector<case_ref>& cases);
+std::string view_title(const std::vector<model::case_ref>& cases);
 
 // Bandwidth or latency against message size, one line per parameter combination.
 model::section generic_view(const std::string& title, std::vector<model::case_ref> cases,

@@ -8,9 +8,9 @@
 #include <gtest/gtest.h>
 
 #include "core/result_json.hpp"
-#include "reports/findings/rules.hpp"
+#include "reports/page_one/findings/rules.hpp"
 
-namespace gpubench::reports::findings {
+namespace gpubench::reports::page_one::findings {
 namespace {
 
 TEST(FindingRuleTable, IdsAreUnique) {
@@ -38,4 +38,4 @@ TEST(FindingRuleTable, FindingsCarryTheirRulesId) {
 }
 
 }  // namespace
-}  // namespace gpubench::reports::findings
+}  // namespace gpubench::reports::page_one::findings
