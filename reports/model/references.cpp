@@ -44,10 +44,8 @@ bool any_device(const nlohmann::json& list, const auto& predicate) {
 }
 
 // A figure names the path and the qualifiers it was measured on; what it leaves out matches any.
-bool kind_matches(const core::measure_kind& want, const core::measure_kind& have) {
-  const auto same = [](const std::string& w, const std::string& h) { return w.empty() || w == h; };
-  return want.path == have.path && same(want.direction, have.direction) &&
-         same(want.transport, have.transport) && same(want.operation, have.operation);
+core::kind_query query_of(const reference_figure& f) {
+  return {f.kind.path, f.kind.direction, f.kind.transport, f.kind.operation, f.metric};
 }
 
 bool params_subset(const nlohmann::json& wanted, const nlohmann::json& params) {
@@ -131,8 +129,8 @@ std::vector<const reference_figure*> reference_set::matching(const core::case_re
                                                              const nlohmann::json& system) const {
   std::vector<const reference_figure*> out;
   for (const auto& f : m_figures)
-    if (kind_matches(f.kind, c.kind) && (f.metric.empty() || f.metric == c.metric) &&
-        params_subset(f.params, c.params) && hardware_matches(f.hardware, system))
+    if (query_of(f).matches(c.kind, c.metric) && params_subset(f.params, c.params) &&
+        hardware_matches(f.hardware, system))
       out.push_back(&f);
   return out;
 }
