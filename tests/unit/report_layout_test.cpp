@@ -14,6 +14,7 @@
 #include "reports/page_one/machine_diagram.hpp"
 #include "reports/page_one/path_figure.hpp"
 #include "reports/report_builder.hpp"
+#include "reports/views/views.hpp"
 #include "tests/unit/report_fixtures.hpp"
 
 namespace gpubench::reports {
@@ -243,6 +244,26 @@ TEST(Headline, SlowestGpuPairAndBestNetworkCase) {
                                  [](const auto& r) { return r[0].rfind("RDMA latency", 0) == 0; });
   ASSERT_NE(rdma, t.rows.end());
   EXPECT_EQ((*rdma)[0], "RDMA latency, p50 (op=write, memory=host)");  // 3.85 beats 3.92 us
+}
+
+// A benchmark the report code has never heard of reaches page one by the kind it declares.
+TEST(Headline, NewBenchmarkOfAKnownKindIsOnPageOne) {
+  auto runs = load({"network.json"});
+  for (auto& c : runs[0].file.results)
+    if (c.kind.transport == "tcp" && c.metric == "bandwidth") {
+      c.benchmark = "net.ucx.bandwidth";
+      c.kind = core::network_kind("ucx", {"peer"});
+    }
+  const auto rows = headline_rows(runs[0]);
+  const auto ucx = std::find_if(rows.begin(), rows.end(), [](const headline_row& r) {
+    return r.path.starts_with("UCX bandwidth");
+  });
+  ASSERT_NE(ucx, rows.end());
+  EXPECT_EQ(ucx->result->benchmark, "net.ucx.bandwidth");
+  const auto parts = views::measurement_sections(runs, reference_set::builtin());
+  EXPECT_TRUE(std::any_of(parts.views.begin(), parts.views.end(), [](const section& v) {
+    return v.title.starts_with("Network bandwidth: RDMA and UCX");
+  }));
 }
 
 TEST(Headline, SideBySideHasAColumnPerRunAndARatio) {
