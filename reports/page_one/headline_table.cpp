@@ -1,12 +1,12 @@
 #include "reports/page_one/headline_table.hpp"
 
 #include <algorithm>
-#include <cctype>
 #include <cmath>
 #include <map>
 
 #include <fmt/format.h>
 
+#include "reports/model/kind_text.hpp"
 #include "reports/model/text_format.hpp"
 
 namespace gpubench::reports::page_one {
@@ -28,24 +28,6 @@ struct path_kind {
   std::string title;
   bool worst = false;
 };
-
-// The name of a transport or an operation as a row title says it: "TCP", "RDMA", "Allreduce".
-std::string transport_title(const std::string& t) {
-  std::string out = t;
-  for (auto& ch : out)
-    ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
-  return out;
-}
-std::string operation_title(const std::string& op) {
-  std::string out = op;
-  if (!out.empty()) out[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(out[0])));
-  return out;
-}
-
-// TCP before RDMA before any other transport, as the rows have always been ordered.
-int transport_rank(const std::string& t) {
-  return t == "tcp" ? 0 : t == "rdma" ? 1 : 2;
-}
 
 std::optional<path_kind> kind_of(const core::case_result& c) {
   const auto& k = c.kind;
@@ -85,18 +67,14 @@ std::optional<path_kind> kind_of(const core::case_result& c) {
   return std::nullopt;
 }
 
-// The parameter naming endpoint i of a case's kind, as text ("" when it has none).
-std::string endpoint(const core::case_result& c, std::size_t i) {
-  const auto& e = c.kind.endpoints;
-  return i < e.size() ? param(c, e[i].c_str()) : "";
-}
-
 // What tells the chosen case apart from its siblings: "GPU 2", "GPU 0 to 3", "8 streams".
 std::string which(const core::case_result& c) {
   const auto& k = c.kind;
-  if (k.is(core::paths::gpu_gpu)) return "GPU " + endpoint(c, 0) + " to " + endpoint(c, 1);
-  if (k.is(core::paths::host_gpu) && !endpoint(c, 0).empty()) return "GPU " + endpoint(c, 0);
-  if (k.is(core::paths::collective)) return endpoint(c, 0) + " nodes";
+  if (k.is(core::paths::gpu_gpu))
+    return "GPU " + endpoint_text(c, 0) + " to " + endpoint_text(c, 1);
+  if (k.is(core::paths::host_gpu) && !endpoint_text(c, 0).empty())
+    return "GPU " + endpoint_text(c, 0);
+  if (k.is(core::paths::collective)) return endpoint_text(c, 0) + " nodes";
   std::string out;
   for (const char* key : {"streams", "op", "memory", "direction"})
     if (c.params.contains(key))

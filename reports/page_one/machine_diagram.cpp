@@ -6,6 +6,7 @@
 #include <optional>
 #include <set>
 
+#include "reports/model/kind_text.hpp"
 #include "reports/model/text_format.hpp"
 #include "reports/page_one/path_figure.hpp"
 
@@ -86,13 +87,6 @@ void add_line(diagram_edge& e, const std::string& what, const std::optional<path
 
 std::string param_is(const core::case_result& c, const char* key) {
   return c.params.contains(key) ? param_text(c.params.at(key)) : "";
-}
-
-// The parameter naming endpoint i of the case's kind, as text: the GPU of a host-GPU copy, the
-// source GPU of a pair.
-std::string endpoint_is(const core::case_result& c, std::size_t i) {
-  const auto& e = c.kind.endpoints;
-  return i < e.size() ? param_is(c, e[i].c_str()) : "";
 }
 
 // A point-to-point network case over `transport`.
@@ -230,7 +224,7 @@ diagram machine_diagram(const run_input& run) {
         auto copy = [&](std::string_view direction) {
           return pick_figure(run, [&](const core::case_result& c) {
             return c.kind.is(core::paths::host_gpu) && c.kind.direction == direction &&
-                   is_bandwidth(c) && endpoint_is(c, 0) == gpu &&
+                   is_bandwidth(c) && endpoint_text(c, 0) == gpu &&
                    param_is(c, "memory") != "pageable" && param_is(c, "engine") != "sm" &&
                    (!c.params.contains("numa") || int_of(c.params, "numa") == n);
           });
@@ -275,12 +269,12 @@ diagram machine_diagram(const run_input& run) {
                    run,
                    [&](const core::case_result& c) {
                      return c.kind.is(core::paths::gpu_gpu) && is_bandwidth(c) &&
-                            endpoint_is(c, 0) == gpu && param_is(c, "direction") != "bidir";
+                            endpoint_text(c, 0) == gpu && param_is(c, "direction") != "bidir";
                    },
                    true));
       add_line(e, "latency", pick_figure(run, [&](const core::case_result& c) {
                  return c.kind.is(core::paths::gpu_gpu) && !is_bandwidth(c) &&
-                        endpoint_is(c, 0) == gpu;
+                        endpoint_text(c, 0) == gpu;
                }));
       d.edges.push_back(std::move(e));
     }

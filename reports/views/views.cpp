@@ -1,9 +1,9 @@
 #include "reports/views/views.hpp"
 
 #include <algorithm>
-#include <cctype>
 #include <map>
 
+#include "reports/model/kind_text.hpp"
 #include "reports/views/cpu_cost_view.hpp"
 #include "reports/views/view_blocks.hpp"
 
@@ -22,24 +22,18 @@ std::string view_key(const core::case_result& c) {
 
 namespace {
 
-std::string upper(std::string s) {
-  for (auto& ch : s)
-    ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
-  return s;
-}
-
 // "TCP and RDMA": the transports a network view holds, TCP and RDMA first.
 std::string transports_text(const std::vector<case_ref>& cases) {
   std::vector<std::string> names;
   for (const auto& c : cases)
     if (std::find(names.begin(), names.end(), c.result->kind.transport) == names.end())
       names.push_back(c.result->kind.transport);
-  const auto rank = [](const std::string& t) { return t == "tcp" ? 0 : t == "rdma" ? 1 : 2; };
-  std::stable_sort(names.begin(), names.end(),
-                   [&](const auto& a, const auto& b) { return rank(a) < rank(b); });
+  std::stable_sort(names.begin(), names.end(), [](const auto& a, const auto& b) {
+    return transport_rank(a) < transport_rank(b);
+  });
   std::string out;
   for (std::size_t i = 0; i < names.size(); ++i)
-    out += (i == 0 ? "" : i + 1 == names.size() ? " and " : ", ") + upper(names[i]);
+    out += (i == 0 ? "" : i + 1 == names.size() ? " and " : ", ") + transport_title(names[i]);
   return out;
 }
 
@@ -60,11 +54,7 @@ std::string view_title(const std::vector<case_ref>& cases) {
   if (k.is(core::paths::network))
     return std::string(latency ? "Network latency: " : "Network bandwidth: ") +
            transports_text(cases);
-  if (k.is(core::paths::collective)) {
-    std::string op = k.operation;
-    if (!op.empty()) op[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(op[0])));
-    return op + " across nodes";
-  }
+  if (k.is(core::paths::collective)) return operation_title(k.operation) + " across nodes";
   return c.benchmark;
 }
 
