@@ -37,9 +37,10 @@ struct run_options {
   cluster_cli_options cluster;
 };
 
-bool has_network(const std::vector<const core::benchmark_def*>& selected) {
+// Anything a node measures by itself or with its peers: cluster mode's reason to exist.
+bool has_node_work(const std::vector<const core::benchmark_def*>& selected) {
   for (const auto* d : selected)
-    if (d->kind.is(core::paths::network)) return true;
+    if (!d->kind.is(core::paths::collective)) return true;
   return false;
 }
 
@@ -71,24 +72,34 @@ int run_run(const run_options& o, const environment& env) {
       o.out.empty() ? default_result_path(o.suite, file.system.value("host", "host"))
                     : std::filesystem::path(o.out);
 
-  // Under an MPI launch over two or more nodes with network benchmarks selected: cluster mode.
-  // The launch (MPI) stays open for the rest of the run either way.
+  // Under an MPI launch: over two or more nodes with anything but collectives selected, cluster
+  // mode; otherwise every rank runs the selection, the node-local benchmarks once per node (by
+  // its leader). The launch (MPI) stays open for the rest of the run either way.
   std::unique_ptr<cluster::launch> launch;
-  if (transports::mpi::detect_launch().launched && has_network(selected)) {
+  if (transports::mpi::detect_launch().launched) {
     auto settings = cluster_settings(o.cluster);
     launch = cluster::open_launch(settings.timeout_s);
-    if (launch && launch->cluster()) {
+    if (launch) ctx.shared_node = launch->share();
+    if (launch && launch->cluster() && has_node_work(selected)) {
       settings.out = out;
       settings.quiet = o.quiet;
       return launch->run(selected, ctx, env.registry, std::move(file), settings);
     }
   }
 
-  core::console_reporter console(stdout, stderr, !o.quiet && ::isatty(STDERR_FILENO));
+  core::console_reporter console(stdout, stderr,
+                                 o.quiet                   ? core::progress_style::none
+                                 : ::isatty(STDERR_FILENO) ? core::progress_style::live
+                                                           : core::progress_style::lines);
   core::json_file_reporter json(out);
   // Under mpirun/srun every rank runs this command: rank 0 alone prints and writes the file.
   const bool follower = transports::mpi::detect_launch().rank > 0;
   if (!follower) check_result_path(out);  // exit 2 before anything runs, not 1 after
+  if (!follower && ctx.shared_node && ctx.shared_node->ranks_on_node > 1)
+    fmt::print(
+        "# {} ranks on node {}: rank {} measures the node-local benchmarks once for the "
+        "node, the others skip them; every rank takes part in collectives\n",
+        ctx.shared_node->ranks_on_node, ctx.shared_node->node, ctx.shared_node->leader);
   core::runner runner(ctx, follower ? std::vector<core::reporter*>{}
                                     : std::vector<core::reporter*>{&console, &json});
   runner.run(selected, file);

@@ -15,6 +15,7 @@
 #include "cluster/pair_roles.hpp"
 #include "core/cluster.hpp"
 #include "core/cluster_schedule.hpp"
+#include "core/progress.hpp"
 #include "core/result_json.hpp"
 #include "core/runner.hpp"
 #include "core/system/system_probe.hpp"
@@ -110,6 +111,16 @@ class mpi_launch final : public launch {
 
   bool cluster() const override { return m_names.size() >= 2; }
 
+  core::node_share share() const override {
+    core::node_share s;
+    s.rank = m_rank;
+    s.leader = leader(my_node());
+    s.node = m_names[my_node()];
+    s.ranks_on_node = static_cast<int>(m_ranks[my_node()].size());
+    if (m_node_of_rank.size() > 1) s.meet = [this](double limit_s) { meet(limit_s); };
+    return s;
+  }
+
   cluster_outcome sequence(const std::vector<const core::benchmark_def*>& selected,
                            const core::run_context& ctx, const core::registry& registry,
                            core::result_file file, const cluster_options& options) override {
@@ -132,6 +143,18 @@ class mpi_launch final : public launch {
   bool is_leader() const { return leader(my_node()) == m_rank; }
   deadline after(ms wait) const { return clock::now() + wait; }
   ms half() const { return m_timeout / 2; }
+
+  // Every rank at a world barrier; a rank still missing after `limit_s` ends the job.
+  void meet(double limit_s) const {
+    const auto until = clock::now() + std::chrono::duration_cast<clock::duration>(
+                                          std::chrono::duration<double>(limit_s));
+    m_session->world_barrier([&] {
+      if (clock::now() > until)
+        abort_job(m_rank, fmt::format("the ranks did not meet within {} s after the node-local "
+                                      "benchmarks (each node's leader measures them)",
+                                      core::format_duration(limit_s)));
+    });
+  }
 
   void say(const std::string& line) const {
     if (m_options.quiet) return;
@@ -280,12 +303,17 @@ class mpi_launch final : public launch {
     m_file.cluster = std::move(cluster);
     m_file.run.status = core::run_status::running;
     write();
-    const auto rounds = core::round_robin(n);
-    say(fmt::format("# cluster: {} nodes, {} ranks; {} pairs in {} rounds{}", n,
-                    m_node_of_rank.size(), core::pair_count(n), rounds.size(),
-                    m_options.pair_concurrency
-                        ? fmt::format(", at most {} at once", m_options.pair_concurrency)
-                        : ""));
+    // No network benchmark selected (`--suite memory` over several nodes): no pair rounds.
+    const auto rounds =
+        m_work.pairs.empty() ? std::vector<core::pair_round>{} : core::round_robin(n);
+    say(fmt::format(
+        "# cluster: {} nodes, {} ranks; {}", n, m_node_of_rank.size(),
+        rounds.empty()
+            ? std::string("no network benchmark selected: no pair rounds")
+            : fmt::format("{} pairs in {} rounds{}", core::pair_count(n), rounds.size(),
+                          m_options.pair_concurrency
+                              ? fmt::format(", at most {} at once", m_options.pair_concurrency)
+                              : "")));
 
     // 1. Every node by itself, all at once.
     take_local(local_report());

@@ -46,6 +46,9 @@ class launch {
   virtual ~launch() = default;
   // Two or more node names among the ranks.
   virtual bool cluster() const = 0;
+  // This rank's place on its node: who measures the node-local benchmarks for it, and how the
+  // ranks meet again before a collective (core::node_share).
+  virtual core::node_share share() const = 0;
   // Cluster mode from start to verdict: refuses the options it cannot honour (usage_error,
   // before anything runs), runs the sequence, and on rank 0 prints where the file is and the
   // suspects (verdict.hpp). Returns the process's exit code (0 on the other ranks). A stalled

@@ -15,13 +15,17 @@ case_state::case_state(const benchmark_def& def, const run_context& ctx, case_re
                        point_callback on_point)
     : m_def(def), m_ctx(ctx), m_result(result), m_on_point(std::move(on_point)) {}
 
+std::vector<std::uint64_t> case_sizes(const benchmark_def& def, const run_context& ctx) {
+  if (def.sizes.min == 0) return {0};
+  if (ctx.sizes) return power_of_two_sweep(ctx.sizes->min, ctx.sizes->max);
+  const std::uint64_t max = ctx.quick && def.sizes.quick_max
+                                ? std::min(def.sizes.quick_max, def.sizes.max)
+                                : def.sizes.max;
+  return power_of_two_sweep(def.sizes.min, max);
+}
+
 std::vector<std::uint64_t> case_state::sizes() const {
-  if (m_def.sizes.min == 0) return {0};
-  if (m_ctx.sizes) return power_of_two_sweep(m_ctx.sizes->min, m_ctx.sizes->max);
-  const std::uint64_t max = m_ctx.quick && m_def.sizes.quick_max
-                                ? std::min(m_def.sizes.quick_max, m_def.sizes.max)
-                                : m_def.sizes.max;
-  return power_of_two_sweep(m_def.sizes.min, max);
+  return case_sizes(m_def, m_ctx);
 }
 
 double case_state::to_metric(double seconds, const sample_spec& spec) const {

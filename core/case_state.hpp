@@ -23,6 +23,10 @@ struct sample_spec {
   double latency_divisor = 1;  // 2 when a round trip is reported one-way
 };
 
+// The message sizes of a case of `def`: --sizes if given, else the benchmark's sweep
+// (quick-aware).
+std::vector<std::uint64_t> case_sizes(const benchmark_def& def, const run_context& ctx);
+
 class case_state {
  public:
   using point_callback = std::function<void(const case_result&, const point_result&)>;

@@ -26,6 +26,23 @@ struct option_spec {
   std::function<void(const run_context&)> check = {};
 };
 
+// Under an MPI launch the ranks of one node share its memory, GPUs and links: node-local
+// benchmarks (everything but collectives) are measured once per node, by its leader (its first
+// rank), and the other ranks of the node skip them (core/runner.cpp).
+struct node_share {
+  int rank = 0;           // this process's world rank
+  int leader = 0;         // the world rank that measures for this node
+  std::string node;       // the node's name
+  int ranks_on_node = 1;  // ranks of the launch on this node
+  // Every rank of the launch calls it at the same point, before the first collective case that
+  // follows node-local ones, so that ranks which skipped those wait for the leaders instead of
+  // starting the collective's deadline early; gives up (ending the job) after `limit_s`.
+  // Unset: nothing to wait for (a launch without MPI, or one rank).
+  std::function<void(double limit_s)> meet;
+
+  bool leads() const { return rank == leader; }
+};
+
 struct run_context {
   bool quick = false;
   std::optional<std::string> peer;               // HOST[:PORT] of a `gpubench serve`
@@ -37,6 +54,9 @@ struct run_context {
   // The peer's token held in memory (cluster mode's launch secret); when set it is used
   // instead of --token-file. Never printed or written anywhere.
   std::string peer_token;
+
+  // Set under an MPI launch (node_share above); unset for a process of its own.
+  std::optional<node_share> shared_node;
 
   bool interrupted() const { return interrupt && interrupt->load(std::memory_order_relaxed); }
 

@@ -1,9 +1,14 @@
 #include "core/runner.hpp"
 
+#include <algorithm>
+#include <chrono>
 #include <exception>
+
+#include <fmt/format.h>
 
 #include "core/case_state.hpp"
 #include "core/errors.hpp"
+#include "core/progress.hpp"
 #include "core/result_json.hpp"
 
 namespace gpubench::core {
@@ -19,6 +24,22 @@ case_result blank_case(const benchmark_def& def, nlohmann::json params) {
   c.unit = def.metric.unit;
   c.better = def.metric.higher_is_better ? "higher" : "lower";
   return c;
+}
+
+// Node-local cases under a launch: the node's leader measures and says so; the other ranks
+// of the node skip, so the node's memory, GPUs and links are measured by one process at once.
+void share_node(const node_share& share, case_result& c) {
+  if (c.status == case_status::skipped) return;
+  if (share.leads()) {
+    c.context["measured_by"] = {
+        {"rank", share.rank}, {"node", share.node}, {"ranks_on_node", share.ranks_on_node}};
+    return;
+  }
+  c.status = case_status::skipped;
+  c.reason = fmt::format(
+      "measured once per node: rank {} measures it for node {}, and rank {} (one of its {} "
+      "ranks) skips it so that they do not contend for the node's memory, GPUs and links",
+      share.leader, share.node, share.rank, share.ranks_on_node);
 }
 
 }  // namespace
@@ -45,10 +66,9 @@ std::vector<case_result> runner::plan(const benchmark_def& def) const {
   return out;
 }
 
-bool runner::run_case(const benchmark_def& def, case_result& c, std::size_t index,
-                      std::size_t total) {
+bool runner::run_case(const benchmark_def& def, case_result& c, const run_position& at) {
   for (auto* r : m_reporters)
-    r->case_started(c, index, total);
+    r->case_started(c, at);
   if (c.status == case_status::skipped) return true;
   case_state state(def, m_ctx, c, [this](const case_result& cr, const point_result& p) {
     for (auto* r : m_reporters)
@@ -85,6 +105,23 @@ void runner::run(const std::vector<const benchmark_def*>& selected, result_file&
     for (auto& c : plan(*def))
       work.emplace_back(def, std::move(c));
 
+  const auto& share = m_ctx.shared_node;
+  std::vector<double> budgets;
+  for (auto& [def, c] : work) {
+    const bool group = def->kind.is(paths::collective);
+    if (share && !group) share_node(*share, c);
+    budgets.push_back(c.status == case_status::skipped ? 0 : case_budget_s(*def, m_ctx));
+  }
+  progress_estimate estimate(budgets);
+  using clock = std::chrono::steady_clock;
+  const auto started = clock::now();
+  auto seconds_since = [](clock::time_point t) {
+    return std::chrono::duration<double>(clock::now() - t).count();
+  };
+
+  // The budget of the node-local cases since the ranks last met: how long a rank that skipped
+  // them may wait for its node's leader before the next collective case.
+  double local_budget = 0;
   bool complete = true;
   for (std::size_t i = 0; i < work.size() && complete; ++i) {
     if (m_ctx.interrupted()) {
@@ -92,7 +129,16 @@ void runner::run(const std::vector<const benchmark_def*>& selected, result_file&
       break;
     }
     auto& [def, c] = work[i];
-    complete = run_case(*def, c, i, work.size());
+    if (share && !def->kind.is(paths::collective)) {
+      local_budget += std::max(budgets[i], case_budget_s(*def, m_ctx));
+    } else if (share && share->meet && local_budget > 0) {
+      share->meet(2 * local_budget + 60);
+      local_budget = 0;
+    }
+    const auto case_start = clock::now();
+    complete =
+        run_case(*def, c, {i, work.size(), progress_time_text(seconds_since(started), estimate)});
+    estimate.finished(i, seconds_since(case_start));
     file.results.push_back(std::move(c));
     for (auto* r : m_reporters)
       r->case_finished(file, file.results.back());

@@ -23,7 +23,7 @@ class runner {
   // The cases of one benchmark, or one skipped case when its requirement is not met.
   std::vector<case_result> plan(const benchmark_def& def) const;
   // Returns false when the run was interrupted.
-  bool run_case(const benchmark_def& def, case_result& c, std::size_t index, std::size_t total);
+  bool run_case(const benchmark_def& def, case_result& c, const run_position& at);
 
   const run_context& m_ctx;
   std::vector<reporter*> m_reporters;

@@ -63,23 +63,27 @@ text_table latency_table() {
 
 }  // namespace
 
-void console_reporter::case_started(const case_result& c, std::size_t index, std::size_t total) {
-  m_index = index + 1;
-  m_total = total;
-  if (!m_progress) return;
-  fmt::print(m_progress_out, "\r\033[K[{}/{}] {}", m_index, m_total, heading(c));
+void console_reporter::case_started(const case_result& c, const run_position& at) {
+  m_index = at.index + 1;
+  m_total = at.total;
+  m_time = at.time_text;
+  if (m_progress == progress_style::none) return;
+  if (m_progress == progress_style::lines)
+    fmt::print(m_progress_out, "# [{}/{}] {} ({})\n", m_index, m_total, heading(c), m_time);
+  else
+    fmt::print(m_progress_out, "\r\033[K[{}/{}] {} ({})", m_index, m_total, heading(c), m_time);
   std::fflush(m_progress_out);
 }
 
 void console_reporter::point_finished(const case_result& c, const point_result& p) {
-  if (!m_progress) return;
+  if (m_progress != progress_style::live) return;
   fmt::print(m_progress_out, "\r\033[K[{}/{}] {}  {}: {} {}", m_index, m_total, heading(c),
              format_bytes(p.bytes), value(p.stats.median), c.unit);
   std::fflush(m_progress_out);
 }
 
 void console_reporter::case_finished(const result_file&, const case_result& c) {
-  if (!m_progress) return;
+  if (m_progress != progress_style::live) return;
   std::string status = to_string(c.status);
   if (c.status == case_status::ok) status = fmt::format("{} points", c.points.size());
   fmt::print(m_progress_out, "\r\033[K[{}/{}] {}: {}\n", m_index, m_total, heading(c), status);

@@ -85,7 +85,7 @@ result_file sample_run() {
 TEST(ConsoleReporter, TableIsUnchanged) {
   const std::unique_ptr<std::FILE, int (*)(std::FILE*)> table(std::tmpfile(), std::fclose);
   ASSERT_TRUE(table);
-  console_reporter r(table.get(), table.get(), false);
+  console_reporter r(table.get(), table.get(), progress_style::none);
   r.run_finished(sample_run());
   // A value wider than its column pushes the rest of its line right; the table stays fixed.
   EXPECT_EQ(
@@ -119,34 +119,63 @@ TEST(ConsoleReporter, TableIsUnchanged) {
       "# 5 cases: 3 ok, 1 skipped, 1 failed; run partial\n");
 }
 
-TEST(ConsoleReporter, ProgressIsUnchanged) {
+TEST(ConsoleReporter, LiveProgressIsOneUpdatingLine) {
   const std::unique_ptr<std::FILE, int (*)(std::FILE*)> progress(std::tmpfile(), std::fclose);
   ASSERT_TRUE(progress);
-  console_reporter r(progress.get(), progress.get(), true);
+  console_reporter r(progress.get(), progress.get(), progress_style::live);
   const result_file f = sample_run();
   for (std::size_t i = 0; i < f.results.size(); ++i) {
-    r.case_started(f.results[i], i, f.results.size());
+    r.case_started(f.results[i], {i, f.results.size(), "T" + std::to_string(i)});
     for (const auto& p : f.results[i].points)
       r.point_finished(f.results[i], p);
     r.case_finished(f, f.results[i]);
   }
   EXPECT_EQ(
       contents(progress.get()),
-      "\r\033[K[1/5] gpu.h2d [engine=ce gpu=0 memory=pinned]"
+      "\r\033[K[1/5] gpu.h2d [engine=ce gpu=0 memory=pinned] (T0)"
       "\r\033[K[1/5] gpu.h2d [engine=ce gpu=0 memory=pinned]  4 KiB: 1.50 GB/s"
       "\r\033[K[1/5] gpu.h2d [engine=ce gpu=0 memory=pinned]  1 GiB: 25.25 GB/s"
       "\r\033[K[1/5] gpu.h2d [engine=ce gpu=0 memory=pinned]  123456789012345 B: 123456789012 GB/s"
       "\r\033[K[1/5] gpu.h2d [engine=ce gpu=0 memory=pinned]: 3 points\n"
-      "\r\033[K[2/5] memory.host.copy"
+      "\r\033[K[2/5] memory.host.copy (T1)"
       "\r\033[K[2/5] memory.host.copy  4 KiB: 1.50 GB/s"
       "\r\033[K[2/5] memory.host.copy: 1 points\n"
-      "\r\033[K[3/5] net.tcp.latency [peer=198.18.0.2:18515 streams=1]"
+      "\r\033[K[3/5] net.tcp.latency [peer=198.18.0.2:18515 streams=1] (T2)"
       "\r\033[K[3/5] net.tcp.latency [peer=198.18.0.2:18515 streams=1]  64 B: 12.25 us"
       "\r\033[K[3/5] net.tcp.latency [peer=198.18.0.2:18515 streams=1]  64 KiB: 0.500 us"
       "\r\033[K[3/5] net.tcp.latency [peer=198.18.0.2:18515 streams=1]: 2 points\n"
-      "\r\033[K[4/5] net.rdma.latency [device=mlx5_0]"
+      "\r\033[K[4/5] net.rdma.latency [device=mlx5_0] (T3)"
       "\r\033[K[4/5] net.rdma.latency [device=mlx5_0]: skipped\n"
-      "\r\033[K[5/5] net.tcp.latency [peer=198.18.0.2:18515 streams=1]"
+      "\r\033[K[5/5] net.tcp.latency [peer=198.18.0.2:18515 streams=1] (T4)"
       "\r\033[K[5/5] net.tcp.latency [peer=198.18.0.2:18515 streams=1]  64 B: 12.25 us"
       "\r\033[K[5/5] net.tcp.latency [peer=198.18.0.2:18515 streams=1]: failed\n");
+}
+
+TEST(ConsoleReporter, ProgressToAFileIsAPlainLinePerCase) {
+  const std::unique_ptr<std::FILE, int (*)(std::FILE*)> progress(std::tmpfile(), std::fclose);
+  ASSERT_TRUE(progress);
+  console_reporter r(progress.get(), progress.get(), progress_style::lines);
+  result_file f = sample_run();
+  f.results.resize(2);
+  for (std::size_t i = 0; i < f.results.size(); ++i) {
+    r.case_started(f.results[i], {i, f.results.size(), "3 s elapsed, at most 10 s left"});
+    for (const auto& p : f.results[i].points)
+      r.point_finished(f.results[i], p);
+    r.case_finished(f, f.results[i]);
+  }
+  EXPECT_EQ(contents(progress.get()),
+            "# [1/2] gpu.h2d [engine=ce gpu=0 memory=pinned] (3 s elapsed, at most 10 s left)\n"
+            "# [2/2] memory.host.copy (3 s elapsed, at most 10 s left)\n");
+}
+
+TEST(ConsoleReporter, QuietPrintsNoProgress) {
+  const std::unique_ptr<std::FILE, int (*)(std::FILE*)> progress(std::tmpfile(), std::fclose);
+  const std::unique_ptr<std::FILE, int (*)(std::FILE*)> table(std::tmpfile(), std::fclose);
+  ASSERT_TRUE(progress && table);
+  console_reporter r(table.get(), progress.get(), progress_style::none);
+  const result_file f = sample_run();
+  r.case_started(f.results[0], {0, 1, "x"});
+  r.point_finished(f.results[0], f.results[0].points[0]);
+  r.case_finished(f, f.results[0]);
+  EXPECT_EQ(contents(progress.get()), "");
 }

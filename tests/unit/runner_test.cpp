@@ -5,6 +5,7 @@
 
 #include "core/case_state.hpp"
 #include "core/errors.hpp"
+#include "core/progress.hpp"
 #include "core/runner.hpp"
 
 using namespace gpubench::core;
@@ -29,7 +30,7 @@ benchmark_def synthetic(const std::string& id, std::function<void(case_state&)> 
 struct recording_reporter : reporter {
   std::vector<std::string> events;
   void run_started(const result_file&) override { events.push_back("run"); }
-  void case_started(const case_result& c, std::size_t, std::size_t) override {
+  void case_started(const case_result& c, const run_position&) override {
     events.push_back("case " + c.benchmark);
   }
   void point_finished(const case_result&, const point_result& p) override {
@@ -180,4 +181,93 @@ TEST(Runner, NonPositiveDurationFailsTheCase) {
   runner(ctx, {}).run({&def}, file);
   EXPECT_EQ(file.results[0].status, case_status::failed);
   EXPECT_NE(file.results[0].reason.find("no usable duration"), std::string::npos);
+}
+
+namespace {
+
+// Two node-local benchmarks and a collective after them, as a launch runs them.
+struct shared_node_run {
+  int local_bodies = 0, group_bodies = 0;
+  std::vector<double> meetings;  // the limits the ranks met with
+  benchmark_def local_a, local_b, group;
+  shared_node_run() {
+    local_a = synthetic("t.local.a", [this](case_state&) { ++local_bodies; });
+    local_b = synthetic("t.local.b", [this](case_state&) { ++local_bodies; });
+    group = synthetic("t.group", [this](case_state&) { ++group_bodies; });
+    group.kind = collective_kind("allreduce", {"nodes"});
+  }
+  result_file run(int rank) {
+    run_context ctx;
+    ctx.shared_node = node_share{rank, 0, "n1", 4, [this](double s) { meetings.push_back(s); }};
+    result_file file;
+    runner(ctx, {}).run({&local_a, &local_b, &group}, file);
+    return file;
+  }
+};
+
+}  // namespace
+
+TEST(Runner, NodeLocalBenchmarksRunOncePerNodeByItsLeader) {
+  shared_node_run leader;
+  const auto led = leader.run(0);
+  EXPECT_EQ(leader.local_bodies, 2);
+  EXPECT_EQ(leader.group_bodies, 1);
+  ASSERT_EQ(led.results.size(), 3u);
+  EXPECT_EQ(led.results[0].context.at("measured_by"),
+            (nlohmann::json{{"rank", 0}, {"node", "n1"}, {"ranks_on_node", 4}}));
+  EXPECT_FALSE(led.results[2].context.contains("measured_by"));  // a collective: every rank
+
+  shared_node_run other;
+  const auto skipped = other.run(2);
+  EXPECT_EQ(other.local_bodies, 0);
+  EXPECT_EQ(other.group_bodies, 1);
+  EXPECT_EQ(skipped.results[0].status, case_status::skipped);
+  EXPECT_NE(skipped.results[0].reason.find("measured once per node: rank 0 measures it for node "
+                                           "n1, and rank 2 (one of its 4 ranks) skips it"),
+            std::string::npos)
+      << skipped.results[0].reason;
+  EXPECT_EQ(skipped.results[2].status, case_status::ok);
+
+  // Leader and follower meet once, before the collective, with the same limit: twice the two
+  // local cases' budgets (3 sizes x 5 s each) plus a minute.
+  ASSERT_EQ(leader.meetings.size(), 1u);
+  ASSERT_EQ(other.meetings.size(), 1u);
+  EXPECT_DOUBLE_EQ(leader.meetings[0], other.meetings[0]);
+  EXPECT_DOUBLE_EQ(leader.meetings[0], 2 * (2 * 3 * 5.0) + 60);
+}
+
+TEST(Runner, NoMeetingWithoutNodeLocalCasesBeforeACollective) {
+  shared_node_run r;
+  run_context ctx;
+  ctx.shared_node = node_share{1, 0, "n1", 2, [&r](double s) { r.meetings.push_back(s); }};
+  result_file file;
+  runner(ctx, {}).run({&r.group, &r.local_a}, file);
+  EXPECT_TRUE(r.meetings.empty());
+}
+
+TEST(Progress, EstimateStartsAsABoundAndScalesByWhatFinishedCasesTook) {
+  progress_estimate e({10, 0, 20, 30});
+  EXPECT_FALSE(e.calibrated());
+  EXPECT_DOUBLE_EQ(e.left_s(), 60);
+  e.finished(1, 0);  // a skipped case says nothing about the others
+  EXPECT_FALSE(e.calibrated());
+  e.finished(0, 2.5);  // a quarter of its budget
+  EXPECT_TRUE(e.calibrated());
+  EXPECT_DOUBLE_EQ(e.left_s(), 50 * 0.25);
+  EXPECT_EQ(progress_time_text(65, e), "1:05 elapsed, about 13 s left");
+  e.finished(2, 20);
+  e.finished(3, 30);
+  EXPECT_DOUBLE_EQ(e.left_s(), 0);
+  EXPECT_EQ(format_duration(3725), "1:02:05");
+  EXPECT_EQ(format_duration(-1), "0 s");
+}
+
+TEST(Progress, CaseBudgetIsItsSizesTimesThePointLimit) {
+  auto def = synthetic("t.budget", [](case_state&) {});
+  def.sizes = {4, 64, 16};
+  def.criteria.timeout = 2;
+  run_context ctx;
+  EXPECT_DOUBLE_EQ(case_budget_s(def, ctx), 5 * 2.0);  // 4..64: 5 sizes
+  ctx.quick = true;
+  EXPECT_DOUBLE_EQ(case_budget_s(def, ctx), 3 * 2.0);
 }
