@@ -237,19 +237,9 @@ scaling_row measure_member(collective_session& s, core::case_state& state, const
                             [&m](const std::string& what) { m.progress(what); });
 }
 
-void collective_body(collective_session& s, const collective_op& op, const std::string& id,
-                     core::case_state& state) {
+void measure_case(collective_session& s, const collective_op& op, const std::string& id,
+                  core::case_state& state, const case_request& req) {
   const auto& params = state.params();
-  const auto& ctx = state.context();
-  case_request req;
-  req.backend = params.at("backend").get<std::string>();
-  req.nodes = params.at("nodes").get<int>();
-  req.measure.type = parse_dtype(params.at("dtype").get<std::string>());
-  req.measure.in_place = params.at("in_place").get<bool>();
-  req.measure.check = ctx.option("check").value_or("") == "true";
-  req.stall_timeout_s = coll_timeout(ctx);
-  req.measure.sample_limit_s = req.stall_timeout_s / 4;
-  describe_transport(state, req.backend, req.nodes);
   // Every rank sees the same parameters: all skip together, before any collective call.
   // (0 ranks: no local GPU, said below by the NCCL runtime.)
   if (const int ranks = params.at("ranks").get<int>(); ranks >= 1)
@@ -274,6 +264,38 @@ void collective_body(collective_session& s, const collective_op& op, const std::
                                   params.at("dtype").get<std::string>(), req.measure.in_place)];
   rows.push_back(row);
   state.context_info()["scaling"] = scaling_table(rows);
+}
+
+// A failed NCCL case says what NCCL itself said (its WARN lines: "unhandled system error"
+// alone names neither the interface nor the peer), and keeps its debug log for the operator.
+void collective_body(collective_session& s, const collective_op& op, const std::string& id,
+                     core::case_state& state) {
+  const auto& params = state.params();
+  const auto& ctx = state.context();
+  case_request req;
+  req.backend = params.at("backend").get<std::string>();
+  req.nodes = params.at("nodes").get<int>();
+  req.measure.type = parse_dtype(params.at("dtype").get<std::string>());
+  req.measure.in_place = params.at("in_place").get<bool>();
+  req.measure.check = ctx.option("check").value_or("") == "true";
+  req.stall_timeout_s = coll_timeout(ctx);
+  req.measure.sample_limit_s = req.stall_timeout_s / 4;
+  describe_transport(state, req.backend, req.nodes);
+  if (req.backend != "nccl") return measure_case(s, op, id, state, req);
+  try {
+    measure_case(s, op, id, state, req);
+  } catch (const core::skip_case&) {
+    throw;
+  } catch (const core::stop_run&) {
+    throw;
+  } catch (const core::interrupted&) {
+    throw;
+  } catch (const core::usage_error&) {
+    throw;
+  } catch (const std::exception& e) {
+    throw std::runtime_error(
+        explain_nccl_failure(e.what(), s.nccl->debug_log(), s.nccl->keep_debug_log()));
+  }
 }
 
 }  // namespace

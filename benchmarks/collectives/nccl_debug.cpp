@@ -89,4 +89,33 @@ std::optional<std::string> nccl_label_disagreement(const std::string& label,
          (chose.label == "auto" ? "a network plugin" : chose.label) + "): " + chose.evidence;
 }
 
+std::vector<std::string> nccl_warnings(std::string_view log, std::size_t most) {
+  constexpr std::string_view marker = "NCCL WARN ";
+  std::vector<std::string> out;
+  for (const auto line : lines_of(log)) {
+    const std::size_t at = line.find(marker);
+    if (at == std::string_view::npos) continue;
+    const auto text = trim(line.substr(at + marker.size()));
+    if (!text.empty()) out.emplace_back(text);
+  }
+  if (out.size() > most) out.erase(out.begin(), out.end() - static_cast<std::ptrdiff_t>(most));
+  return out;
+}
+
+std::string explain_nccl_failure(const std::string& what, std::string_view log,
+                                 const std::string& kept) {
+  std::string reason = what;
+  const auto said = nccl_warnings(log);
+  if (!said.empty()) {
+    reason += "; NCCL said: ";
+    for (std::size_t i = 0; i < said.size(); ++i)
+      reason += (i ? " | " : "") + said[i];
+  }
+  if (!kept.empty())
+    reason += "; NCCL's debug log (INIT, NET and WARN lines) is kept in " + kept;
+  else
+    reason += "; NCCL's own messages went where NCCL_DEBUG/NCCL_DEBUG_FILE send them";
+  return reason;
+}
+
 }  // namespace gpubench::benchmarks::collectives

@@ -3,9 +3,11 @@
 // with the transport label gpubench derived from the environment.
 #pragma once
 
+#include <cstddef>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace gpubench::benchmarks::collectives {
 
@@ -25,5 +27,15 @@ std::optional<nccl_net_choice> parse_nccl_net(std::string_view log);
 // saying how they differ. Only tcp and rdma claim something that can disagree.
 std::optional<std::string> nccl_label_disagreement(const std::string& label,
                                                    const nccl_net_choice& chose);
+
+// NCCL's own words for a failure: the text of its WARN lines ("host:pid:tid [0] file.cc:123 NCCL
+// WARN <text>" gives "<text>"), the last `most` of them, oldest first.
+std::vector<std::string> nccl_warnings(std::string_view log, std::size_t most = 6);
+
+// The reason a failed NCCL case records: what failed ("ncclCommInitRank: unhandled system
+// error"), then what NCCL said in its WARN lines, then where its whole debug log was kept
+// (`kept`; empty when gpubench did not capture it: the user's NCCL_DEBUG settings apply).
+std::string explain_nccl_failure(const std::string& what, std::string_view log,
+                                 const std::string& kept);
 
 }  // namespace gpubench::benchmarks::collectives

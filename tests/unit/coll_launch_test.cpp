@@ -292,6 +292,31 @@ TEST(CollNccl, TransportFromNcclDebugLines) {
   EXPECT_FALSE(coll::parse_nccl_net(""));
 }
 
+TEST(CollNccl, AFailureSaysWhatNcclSaid) {
+  const std::string log =
+      "h1:77:77 [0] NCCL INFO Bootstrap : Using eth0:198.18.0.1<0>\n"
+      "h1:77:80 [0] misc/socket.cc:484 NCCL WARN socketStartConnect: Connect to "
+      "198.18.0.2<41137> failed : Connection refused\n"
+      "h1:77:80 [0] NCCL INFO misc/socket.cc:565 -> 2\n"
+      "h1:77:77 [0] bootstrap.cc:100 NCCL WARN Bootstrap : no socket interface found\r\n";
+  EXPECT_EQ(coll::nccl_warnings(log),
+            (std::vector<std::string>{"socketStartConnect: Connect to 198.18.0.2<41137> failed : "
+                                      "Connection refused",
+                                      "Bootstrap : no socket interface found"}));
+  EXPECT_EQ(coll::nccl_warnings(log, 1),
+            (std::vector<std::string>{"Bootstrap : no socket interface found"}));
+  EXPECT_EQ(coll::explain_nccl_failure("ncclCommInitRank: unhandled system error", log,
+                                       "/tmp/gpubench-nccl-77.log"),
+            "ncclCommInitRank: unhandled system error; NCCL said: socketStartConnect: Connect to "
+            "198.18.0.2<41137> failed : Connection refused | Bootstrap : no socket interface "
+            "found; NCCL's debug log (INIT, NET and WARN lines) is kept in "
+            "/tmp/gpubench-nccl-77.log");
+  // Not captured (the user set NCCL_DEBUG): nothing invented, and where to look.
+  EXPECT_EQ(coll::explain_nccl_failure("ncclAllReduce: internal error", "", ""),
+            "ncclAllReduce: internal error; NCCL's own messages went where "
+            "NCCL_DEBUG/NCCL_DEBUG_FILE send them");
+}
+
 TEST(CollNccl, LibraryCandidatesAndVersion) {
   EXPECT_EQ(nccl::nccl_library_candidates(std::nullopt).front(), "libnccl.so.2");
   EXPECT_EQ(nccl::nccl_library_candidates(std::string("/opt/nccl/lib/libnccl.so.2")),

@@ -21,6 +21,7 @@ class nccl_none final : public runtime {
     throw core::skip_case(reason);
   }
   std::string debug_log() override { return ""; }
+  std::string keep_debug_log() override { return ""; }
   std::unique_ptr<collective_backend> local_backend(dtype, double) override {
     throw core::skip_case(reason);
   }

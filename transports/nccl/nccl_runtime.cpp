@@ -93,6 +93,12 @@ class nccl_real final : public runtime {
     return text.str();
   }
 
+  std::string keep_debug_log() override {
+    if (!m_debug) return "";
+    m_debug->keep = true;
+    return m_debug->path.string();
+  }
+
   std::unique_ptr<collective_backend> local_backend(dtype type, double stall_timeout_s) override {
     if (!load()) throw core::skip_case(m_load_error);
     std::string why;
@@ -132,12 +138,14 @@ class nccl_real final : public runtime {
   }
 
   // NCCL reads NCCL_DEBUG* once, at its first initialisation: before any NCCL call, send its
-  // INIT and NET lines to a file of this process, unless the user chose NCCL's debug output.
+  // INIT and NET lines (and its WARN lines, which no subsystem filter hides) to a file of this
+  // process, unless the user chose NCCL's debug output. Removed at exit unless a case failed.
   struct debug_file {
     std::filesystem::path path;
+    bool keep = false;
     ~debug_file() {
       std::error_code ec;
-      std::filesystem::remove(path, ec);
+      if (!keep) std::filesystem::remove(path, ec);
     }
   };
   void capture_debug() {

@@ -34,6 +34,9 @@ class runtime {
   // NCCL's own debug output (INIT and NET lines) of this process so far, when gpubench
   // captured it (NCCL_DEBUG and NCCL_DEBUG_FILE not set by the user); "" otherwise.
   virtual std::string debug_log() = 0;
+  // After a failure: keeps the captured debug log past the end of the run and returns its
+  // path ("" when nothing was captured).
+  virtual std::string keep_debug_log() = 0;
   // One process driving every local GPU (not launched by MPI).
   virtual std::unique_ptr<collective_backend> local_backend(dtype type, double stall_timeout_s) = 0;
 };
