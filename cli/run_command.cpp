@@ -20,6 +20,7 @@
 #include "core/system/system_probe.hpp"
 #include "core/version.hpp"
 #include "transports/mpi/launch_env.hpp"
+#include "transports/mpi/mpi_runtime.hpp"
 
 namespace gpubench::cli {
 
@@ -44,6 +45,23 @@ bool has_node_work(const std::vector<const core::benchmark_def*>& selected) {
   return false;
 }
 
+// Collectives, and network pairs in cluster mode, measure the tasks of a launch as one job.
+bool needs_one_job(const std::vector<const core::benchmark_def*>& selected) {
+  for (const auto* d : selected)
+    if (d->kind.is(core::paths::collective) || d->kind.is(core::paths::network)) return true;
+  return false;
+}
+
+// An srun step whose tasks have no PMI would be N worlds of one, each believing it is rank 0:
+// refused before anything is measured or written (exit 2), with the srun --mpi that works
+// with this build's MPI library.
+void refuse_broken_launch(const std::vector<const core::benchmark_def*>& selected) {
+  if (!needs_one_job(selected)) return;
+  const auto why = transports::mpi::launch_problem(
+      transports::mpi::detect_launch(), transports::mpi::make_runtime()->library_version());
+  if (why) throw core::usage_error(*why + "; nothing was run, no result file written");
+}
+
 int run_run(const run_options& o, const environment& env) {
   core::interrupt_guard guard;
   core::run_context ctx;
@@ -60,6 +78,7 @@ int run_run(const run_options& o, const environment& env) {
   if (selected.empty())
     throw core::usage_error("no benchmark of suite '" + o.suite + "' matches --filter '" +
                             o.filter + "'");
+  refuse_broken_launch(selected);
 
   core::result_file file;
   file.tool = {"gpubench", core::tool_version, core::tool_git};

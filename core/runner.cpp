@@ -96,14 +96,16 @@ bool runner::run_case(const benchmark_def& def, case_result& c, const run_positi
 }
 
 void runner::run(const std::vector<const benchmark_def*>& selected, result_file& file) {
-  file.run.status = run_status::running;
-  for (auto* r : m_reporters)
-    r->run_started(file);
-
+  // Every case is planned before any reporter hears of the run: planning may start an MPI
+  // launch or refuse it (usage_error), and a launch that fails there leaves no result file.
   std::vector<std::pair<const benchmark_def*, case_result>> work;
   for (const auto* def : selected)
     for (auto& c : plan(*def))
       work.emplace_back(def, std::move(c));
+
+  file.run.status = run_status::running;
+  for (auto* r : m_reporters)
+    r->run_started(file);
 
   const auto& share = m_ctx.shared_node;
   std::vector<double> budgets;

@@ -16,7 +16,9 @@ class runner {
       : m_ctx(ctx), m_reporters(std::move(reporters)) {}
 
   // Fills file.results and file.run (status, finished). Returns normally when interrupted,
-  // with run.status = partial; a failing case is recorded and the run goes on.
+  // with run.status = partial; a failing case is recorded and the run goes on. Every case is
+  // planned (benchmark_def::cases) before the reporters are told the run started: what a
+  // planning throws (usage_error: a launch refused) leaves the reporters untold, no file.
   void run(const std::vector<const benchmark_def*>& selected, result_file& file);
 
  private:

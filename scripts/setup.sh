@@ -14,6 +14,8 @@ packages=(
   poppler-utils chromium
   python3 python3-jsonschema
   iproute2 iperf3 procps jq
+  # the Slurm tests (tests/integration/slurm_launch_test.sh) start their own cluster
+  slurmctld slurmd slurm-client munge
   libssl-dev sockperf qperf
   # scripts/fuzz.sh: clang with libFuzzer and the sanitizer runtimes
   clang libclang-rt-dev

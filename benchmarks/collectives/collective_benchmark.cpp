@@ -86,8 +86,10 @@ transport_choice transport_for(const std::string& backend, int nodes) {
 
 std::vector<nlohmann::json> collective_cases(collective_session& s, const collective_op& op,
                                              const core::run_context& ctx) {
-  // Every task of an srun without PMI would self-launch mpirun on its node: stop instead.
-  if (s.launch.problem) throw core::usage_error(*s.launch.problem);
+  // Every task of an srun without PMI would self-launch mpirun on its node: stop instead (the
+  // CLI refuses such a launch before the run; this guards any other caller).
+  if (auto why = mpi::launch_problem(s.launch, s.mpi->library_version()))
+    throw core::usage_error(*why);
   const auto backends = selected_backends(ctx);
   auto places = selected_places(ctx, s.launch.launched);
   if (!op.supports_in_place()) std::erase(places, true);

@@ -50,39 +50,51 @@ TEST(CollLaunch, DetectsLaunchers) {
 }
 
 // srun with Slurm's MpiDefault=none: no PMI variables, several tasks. Each task would be a
-// world of one and self-launch mpirun on its node; gpubench stops and says what to do.
+// world of one and self-launch mpirun on its node; gpubench stops and says what to do, for
+// the MPI library it runs with (srun_hint_test.cpp has the advice itself).
 TEST(CollLaunch, SrunWithoutPmiIsRefused) {
+  constexpr const char* open_mpi = "Open MPI v4.1.4";
   const auto l = mpi::detect_launch(
       env_of({{"SLURM_PROCID", "2"}, {"SLURM_STEP_NUM_TASKS", "4"}, {"SLURM_NTASKS", "4"}}));
   EXPECT_FALSE(l.launched);
-  ASSERT_TRUE(l.problem.has_value());
-  EXPECT_NE(l.problem->find("use srun --mpi=pmix"), std::string::npos) << *l.problem;
+  EXPECT_EQ(l.tasks_without_pmi, 4);
+  const auto why = mpi::launch_problem(l, open_mpi);
+  ASSERT_TRUE(why.has_value());
+  EXPECT_NE(why->find("srun started 4 tasks without a PMI"), std::string::npos) << *why;
+  EXPECT_NE(why->find("use srun --mpi=pmix: Open MPI v4.1.4"), std::string::npos) << *why;
+  EXPECT_EQ(why->find("use srun --mpi=pmi2"), std::string::npos)
+      << "Open MPI without Slurm's PMI dies in MPI_Init under --mpi=pmi2: " << *why;
+  EXPECT_NE(mpi::launch_problem(l, "MPICH Version:\t4.0.2")->find("use srun --mpi=pmi2"),
+            std::string::npos);
   // One task (srun -n 1, or a batch script's own step): nothing to refuse.
-  EXPECT_FALSE(
-      mpi::detect_launch(env_of({{"SLURM_PROCID", "0"}, {"SLURM_STEP_NUM_TASKS", "1"}})).problem);
-  EXPECT_FALSE(mpi::detect_launch(env_of({{"SLURM_PROCID", "0"}, {"SLURM_NTASKS", "8"}})).problem)
+  EXPECT_FALSE(mpi::launch_problem(
+      mpi::detect_launch(env_of({{"SLURM_PROCID", "0"}, {"SLURM_STEP_NUM_TASKS", "1"}})),
+      open_mpi));
+  EXPECT_FALSE(mpi::launch_problem(
+      mpi::detect_launch(env_of({{"SLURM_PROCID", "0"}, {"SLURM_NTASKS", "8"}})), open_mpi))
       << "a batch script (no SLURM_STEP_NUM_TASKS) is not an srun step";
   // With PMIx, srun is a launcher; its task count is the expected world size.
   const auto x = mpi::detect_launch(
       env_of({{"SLURM_PROCID", "1"}, {"SLURM_STEP_NUM_TASKS", "4"}, {"PMIX_RANK", "1"}}));
   EXPECT_TRUE(x.launched);
-  EXPECT_FALSE(x.problem);
+  EXPECT_FALSE(mpi::launch_problem(x, open_mpi));
   EXPECT_EQ(x.launcher_tasks, 4);
 }
 
 TEST(CollLaunch, LauncherTasksMustEqualWorldSize) {
+  constexpr const char* open_mpi = "Open MPI v4.1.4";
   const auto x = mpi::detect_launch(
       env_of({{"SLURM_PROCID", "1"}, {"SLURM_STEP_NUM_TASKS", "4"}, {"PMIX_RANK", "1"}}));
-  EXPECT_FALSE(mpi::world_size_mismatch(x, 4));
-  const auto why = mpi::world_size_mismatch(x, 1);
+  EXPECT_FALSE(mpi::world_size_mismatch(x, 4, open_mpi));
+  const auto why = mpi::world_size_mismatch(x, 1, open_mpi);
   ASSERT_TRUE(why.has_value());
   EXPECT_NE(why->find("started 4 tasks"), std::string::npos) << *why;
   EXPECT_NE(why->find("--mpi=pmix"), std::string::npos) << *why;
   const auto o =
       mpi::detect_launch(env_of({{"OMPI_COMM_WORLD_RANK", "0"}, {"OMPI_COMM_WORLD_SIZE", "2"}}));
   EXPECT_EQ(o.launcher_tasks, 2);
-  EXPECT_TRUE(mpi::world_size_mismatch(o, 3));
-  EXPECT_FALSE(mpi::world_size_mismatch(mpi::detect_launch(env_of({})), 1));
+  EXPECT_TRUE(mpi::world_size_mismatch(o, 3, open_mpi));
+  EXPECT_FALSE(mpi::world_size_mismatch(mpi::detect_launch(env_of({})), 1, open_mpi));
 }
 
 TEST(CollLaunch, NodeCounts) {

@@ -134,6 +134,23 @@ TEST(Runner, RequirementSkipAndFailureAreRecordedAndTheRunGoesOn) {
   EXPECT_EQ(file.run.status, run_status::complete);
 }
 
+// A benchmark whose planning refuses the run (an srun step without a PMI, a launch whose
+// world does not match: usage_error from its cases) stops it before any reporter hears of
+// it: no result file for a run that measured nothing.
+TEST(Runner, APlanningRefusalTellsNoReporter) {
+  auto ran = synthetic("t.ran", [](case_state&) { FAIL() << "a body ran before the refusal"; });
+  auto refused = synthetic("t.refused", [](case_state&) { FAIL() << "refused body ran"; });
+  refused.cases = [](const run_context&) -> std::vector<nlohmann::json> {
+    throw usage_error("srun started 2 tasks without a PMI");
+  };
+  run_context ctx;
+  recording_reporter rec;
+  result_file file;
+  EXPECT_THROW(runner(ctx, {&rec}).run({&ran, &refused}, file), usage_error);
+  EXPECT_TRUE(rec.events.empty()) << rec.events.front();
+  EXPECT_TRUE(file.results.empty());
+}
+
 TEST(Runner, InterruptKeepsMeasuredPointsAndStops) {
   std::atomic<bool> flag{false};
   int samples = 0;

@@ -104,7 +104,8 @@ class mpi_real final : public runtime {
   session& get() {
     if (!m_session) {
       m_session.emplace();
-      if (auto why = world_size_mismatch(detect_launch(), m_session->layout().world_size))
+      if (auto why = world_size_mismatch(detect_launch(), m_session->layout().world_size,
+                                         mpi::library_version()))
         throw core::usage_error(*why);
     }
     return *m_session;
