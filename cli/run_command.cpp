@@ -11,6 +11,7 @@
 #include "cli/command.hpp"
 #include "cli/run_cluster.hpp"
 #include "cli/run_setup.hpp"
+#include "cli/run_stop.hpp"
 #include "core/errors.hpp"
 #include "core/interrupt.hpp"
 #include "core/reporters/console_reporter.hpp"
@@ -71,6 +72,8 @@ int run_run(const run_options& o, const environment& env) {
       o.out.empty() ? default_result_path(o.suite, file.system.value("host", "host"))
                     : std::filesystem::path(o.out);
 
+  // An interrupt stops every rank of a launch within seconds, rank 0 writing what it has.
+  run_stop stop(guard, out, transports::mpi::detect_launch());
   // Under an MPI launch over two or more nodes with network benchmarks selected: cluster mode.
   // The launch (MPI) stays open for the rest of the run either way.
   std::unique_ptr<cluster::launch> launch;
@@ -78,30 +81,29 @@ int run_run(const run_options& o, const environment& env) {
     auto settings = cluster_settings(o.cluster);
     launch = cluster::open_launch(settings.timeout_s);
     if (launch && launch->cluster()) {
+      stop.join(ctx, startup_limit(settings.timeout_s));
       settings.out = out;
       settings.quiet = o.quiet;
-      return launch->run(selected, ctx, env.registry, std::move(file), settings);
+      settings.partial = &stop.file();
+      return stop.end(launch->run(selected, ctx, env.registry, std::move(file), settings));
     }
   }
 
   core::console_reporter console(stdout, stderr, !o.quiet && ::isatty(STDERR_FILENO));
-  core::json_file_reporter json(out);
+  core::json_file_reporter json(stop.file());
   // Under mpirun/srun every rank runs this command: rank 0 alone prints and writes the file.
   const bool follower = transports::mpi::detect_launch().rank > 0;
   if (!follower) check_result_path(out);  // exit 2 before anything runs, not 1 after
+  stop.join(ctx, startup_limit(o.cluster.cluster_timeout));
   core::runner runner(ctx, follower ? std::vector<core::reporter*>{}
                                     : std::vector<core::reporter*>{&console, &json});
   runner.run(selected, file);
 
   if (!follower) fmt::print("# results: {}\n", out.string());
-  if (guard.signal() != 0) {
-    fmt::print(stderr, "gpubench: interrupted; the {} result(s) measured so far are in {}\n",
-               file.results.size(), out.string());
-    return 130;
-  }
+  int code = 0;
   for (const auto& c : file.results)
-    if (c.status == core::case_status::failed) return 1;
-  return 0;
+    if (c.status == core::case_status::failed) code = 1;
+  return stop.end(code);
 }
 
 }  // namespace

@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 
+#include "core/launch_stop.hpp"
 #include "core/units.hpp"
 
 namespace gpubench::core {
@@ -33,12 +34,23 @@ struct run_context {
   std::map<std::string, std::string> options;    // family options by name, as given
   std::string self_exe;                          // this program, for launching itself (mpirun)
   const std::atomic<bool>* interrupt = nullptr;  // set on SIGINT/SIGTERM
+  // Under an MPI launch: how the ranks stop together (polled between samples, met around
+  // collective cases); nullptr in a run of one process.
+  launch_stop* stop = nullptr;
+  // Writes the result file as measured so far with status "partial", the case in progress
+  // failed with `why` (rank 0; does nothing elsewhere). Callable from any thread: a watchdog
+  // about to end the job calls it.
+  std::function<void(const std::string& why)> save_partial;
 
   // The peer's token held in memory (cluster mode's launch secret); when set it is used
   // instead of --token-file. Never printed or written anywhere.
   std::string peer_token;
 
   bool interrupted() const { return interrupt && interrupt->load(std::memory_order_relaxed); }
+  // Passes this rank's interrupt on and takes the other ranks' (main thread; no-op alone).
+  void poll_peers() const {
+    if (stop) stop->poll();
+  }
 
   // A family option's value, or std::nullopt when neither given nor defaulted.
   std::optional<std::string> option(const std::string& name) const;

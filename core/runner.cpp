@@ -87,6 +87,7 @@ void runner::run(const std::vector<const benchmark_def*>& selected, result_file&
 
   bool complete = true;
   for (std::size_t i = 0; i < work.size() && complete; ++i) {
+    m_ctx.poll_peers();
     if (m_ctx.interrupted()) {
       complete = false;
       break;

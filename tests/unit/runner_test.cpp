@@ -162,7 +162,7 @@ TEST(Runner, ConsensusStopsEveryRankTogether) {
   int agree_calls = 0;
   auto def = synthetic("t.cons", [&](case_state& s) {
     // This rank would stop at 5 samples; the collective decision holds out until 8.
-    s.set_consensus([&](bool) { return ++agree_calls >= 8; });
+    s.set_consensus([&](sample_vote) { return sample_vote{++agree_calls >= 8, false}; });
     s.measure_timed(1, {1e9, 1, 1}, [] { return 1.0; });
   });
   run_context ctx;
