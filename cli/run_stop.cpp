@@ -26,10 +26,10 @@ run_stop::run_stop(core::interrupt_guard& guard, std::filesystem::path out,
       guard.flag(), grace, [this] { m_file.write_partial(); },
       [this, grace] {
         std::fprintf(stderr,
-                     "gpubench: rank %d: interrupted, but the run did not stop within %lld s (a "
+                     "gpubench: rank %d: interrupted, but the run did not stop within %.1f s (a "
                      "call that cannot be interrupted, such as a collective, is under way): "
                      "ending the job\n",
-                     m_rank, static_cast<long long>(grace.count()));
+                     m_rank, static_cast<double>(grace.count()) / 1000);
         std::fflush(stderr);
         if (m_file.write_partial("the job was ended: the interrupted run did not stop in time"))
           std::fprintf(stderr, "gpubench: the results measured so far are in %s\n",
@@ -65,7 +65,8 @@ int run_stop::end(int code) {
   if (m_rank == 0) {
     const int sig = m_guard.signal();
     fmt::print(stderr, "gpubench: interrupted ({}); the results measured so far are in {}\n",
-               sig != 0 ? signal_name(sig) : "another rank of the launch was", m_file.path().string());
+               sig != 0 ? signal_name(sig) : "a signal on another rank of the launch",
+               m_file.path().string());
   }
   return 130;
 }

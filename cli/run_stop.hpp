@@ -20,8 +20,8 @@ namespace gpubench::cli {
 
 // The grace an interrupted run has to stop by itself: rank 0 (or a run of one process) first,
 // so that it writes its file and ends the job before any other rank would.
-inline constexpr std::chrono::seconds stop_grace_rank0{5};
-inline constexpr std::chrono::seconds stop_grace_others{6};
+inline constexpr std::chrono::milliseconds stop_grace_rank0{3000};
+inline constexpr std::chrono::milliseconds stop_grace_others{3500};
 
 // MPI start-up's deadline: four cluster timeouts (--cluster-timeout), as in cluster mode.
 inline std::chrono::milliseconds startup_limit(double cluster_timeout_s) {

@@ -167,7 +167,8 @@ class mpi_launch final : public launch {
       try {
         m_server.reset();
         m_server = std::make_unique<pair_server>(transports::all_transports(), half(), m_secret);
-        if (auto error = m_server->serve(partner)) report["error"] = *error;
+        const auto pass_on = [this] { interrupted_while_waiting(*m_ctx); };
+        if (auto error = m_server->serve(partner, pass_on)) report["error"] = *error;
       } catch (const std::exception& e) {
         report["error"] = e.what();
       }
@@ -192,8 +193,8 @@ class mpi_launch final : public launch {
     std::optional<core::partial_notes> notes;
     if (m_rank == 0 && m_options.partial) notes.emplace(*m_options.partial);
     core::result_file scratch;
-    core::runner(ctx, notes ? std::vector<core::reporter*>{&*notes}
-                            : std::vector<core::reporter*>{})
+    core::runner(ctx,
+                 notes ? std::vector<core::reporter*>{&*notes} : std::vector<core::reporter*>{})
         .run(m_work.collectives, scratch);
     if (m_rank == 0)
       for (auto& c : scratch.results)
@@ -228,7 +229,7 @@ class mpi_launch final : public launch {
         return;
       } else if (what == "stop") {
         return;  // interrupted: rank 0 has written the partial file
-      }  // "idle": this rank sits the sub-round out
+      }          // "idle": this rank sits the sub-round out
     }
   }
 

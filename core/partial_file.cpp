@@ -41,8 +41,8 @@ bool partial_file::write_partial(const std::string& why) noexcept {
     if (m_current && !m_current->points.empty()) {
       case_result c = *m_current;
       c.status = case_status::failed;
-      c.reason = why + " after " + std::to_string(c.points.size()) +
-                 " measured point(s); those are kept";
+      c.reason =
+          why + " after " + std::to_string(c.points.size()) + " measured point(s); those are kept";
       out.results.push_back(std::move(c));
     }
     if (out.run.status == run_status::running) out.run.status = run_status::partial;

@@ -52,9 +52,7 @@ class partial_notes final : public reporter {
   void case_started(const case_result& c, std::size_t, std::size_t) override {
     m_file.note(c, false);
   }
-  void point_finished(const case_result& c, const point_result&) override {
-    m_file.note(c, false);
-  }
+  void point_finished(const case_result& c, const point_result&) override { m_file.note(c, false); }
   void case_finished(const result_file&, const case_result& c) override { m_file.note(c, true); }
 
  private:

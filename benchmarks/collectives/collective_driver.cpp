@@ -82,8 +82,7 @@ scaling_row measure_collective(core::case_state& state, const collective_op& op,
   // Every rank sees the same reduced times, but their clocks differ: stop together, also when
   // one of them is interrupted (one call: bit 0 the stopping rule, bit 1 the interrupt).
   state.set_consensus([&group](core::sample_vote mine) {
-    const std::uint32_t all =
-        group.any_bits((mine.stop ? 1u : 0u) | (mine.interrupted ? 2u : 0u));
+    const std::uint32_t all = group.any_bits((mine.stop ? 1u : 0u) | (mine.interrupted ? 2u : 0u));
     return core::sample_vote{(all & 1u) != 0, (all & 2u) != 0};
   });
 

@@ -18,9 +18,7 @@ class json_file_reporter final : public reporter {
   void case_started(const case_result& c, std::size_t, std::size_t) override {
     m_file.note(c, false);
   }
-  void point_finished(const case_result& c, const point_result&) override {
-    m_file.note(c, false);
-  }
+  void point_finished(const case_result& c, const point_result&) override { m_file.note(c, false); }
   void case_finished(const result_file& file, const case_result&) override { m_file.write(file); }
   void run_finished(const result_file& file) override { m_file.write(file); }
   const std::filesystem::path& path() const { return m_file.path(); }

@@ -36,8 +36,10 @@ template <class F>
 bool within(std::chrono::milliseconds limit, F done) {
   const auto end = std::chrono::steady_clock::now() + limit;
   while (std::chrono::steady_clock::now() < end)
-    if (done()) return true;
-    else std::this_thread::sleep_for(5ms);
+    if (done())
+      return true;
+    else
+      std::this_thread::sleep_for(5ms);
   return done();
 }
 
@@ -56,7 +58,8 @@ TEST(InterruptGuard, APeersStopIsNotTheFirstSignal) {
 
 TEST(StopWatch, RaisedAtOnceThenOverdueAfterTheGrace) {
   std::atomic<bool> flag{false}, raised{false}, overdue{false};
-  stop_watch watch(flag, 300ms, [&] { raised = true; }, [&] { overdue = true; });
+  stop_watch watch(
+      flag, 300ms, [&] { raised = true; }, [&] { overdue = true; });
   std::this_thread::sleep_for(100ms);
   EXPECT_FALSE(raised);
   flag = true;

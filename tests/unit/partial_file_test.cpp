@@ -62,9 +62,9 @@ TEST(PartialFile, PartialWriteKeepsFinishedCasesAndThePointsOfTheOneInProgress) 
   partial_file f(path);
   result_file file = running_file();
   f.write(file);
-  f.note(measured_case("a.done", 2), true);   // finished since the last write
-  f.note(measured_case("b.now", 1), false);   // in progress, one point so far
-  f.note(measured_case("b.now", 3), false);   // ... now three
+  f.note(measured_case("a.done", 2), true);  // finished since the last write
+  f.note(measured_case("b.now", 1), false);  // in progress, one point so far
+  f.note(measured_case("b.now", 3), false);  // ... now three
   ASSERT_TRUE(f.write_partial("interrupted"));
   const result_file back = read_result_file(path);
   EXPECT_EQ(back.run.status, run_status::partial);

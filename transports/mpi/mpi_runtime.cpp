@@ -133,8 +133,8 @@ class mpi_real final : public runtime {
   // What a stalled rank does: say why, then MPI_Abort, which ends every rank of the job
   // (mpirun, and srun with or without --kill-on-bad-exit), not this process alone.
   // `before` first (rank 0 writes its partial result file).
-  static std::function<void(const std::string&)> abort_job(int rank, const std::string& label,
-                                                           std::function<void(const std::string&)> before) {
+  static std::function<void(const std::string&)> abort_job(
+      int rank, const std::string& label, std::function<void(const std::string&)> before) {
     return [rank, label, before](const std::string& why) {
       std::fprintf(stderr,
                    "gpubench: rank %d: %s: %s; a peer rank died, hangs or failed: "
