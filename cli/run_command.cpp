@@ -11,6 +11,7 @@
 #include "cli/command.hpp"
 #include "cli/run_cluster.hpp"
 #include "cli/run_setup.hpp"
+#include "cli/run_stop.hpp"
 #include "core/errors.hpp"
 #include "core/interrupt.hpp"
 #include "core/reporters/console_reporter.hpp"
@@ -45,18 +46,12 @@ bool has_node_work(const std::vector<const core::benchmark_def*>& selected) {
   return false;
 }
 
-// Collectives, and network pairs in cluster mode, measure the tasks of a launch as one job.
-bool needs_one_job(const std::vector<const core::benchmark_def*>& selected) {
-  for (const auto* d : selected)
-    if (d->kind.is(core::paths::collective) || d->kind.is(core::paths::network)) return true;
-  return false;
-}
-
 // An srun step whose tasks have no PMI would be N worlds of one, each believing it is rank 0:
 // refused before anything is measured or written (exit 2), with the srun --mpi that works
-// with this build's MPI library.
-void refuse_broken_launch(const std::vector<const core::benchmark_def*>& selected) {
-  if (!needs_one_job(selected)) return;
+// with this build's MPI library. Whatever the selection: collectives and pairs need one job,
+// and node-local benchmarks need the ranks to know each other to measure each node once and
+// leave the file to rank 0.
+void refuse_broken_launch() {
   const auto why = transports::mpi::launch_problem(
       transports::mpi::detect_launch(), transports::mpi::make_runtime()->library_version());
   if (why) throw core::usage_error(*why + "; nothing was run, no result file written");
@@ -78,7 +73,7 @@ int run_run(const run_options& o, const environment& env) {
   if (selected.empty())
     throw core::usage_error("no benchmark of suite '" + o.suite + "' matches --filter '" +
                             o.filter + "'");
-  refuse_broken_launch(selected);
+  refuse_broken_launch();
 
   core::result_file file;
   file.tool = {"gpubench", core::tool_version, core::tool_git};
@@ -91,6 +86,8 @@ int run_run(const run_options& o, const environment& env) {
       o.out.empty() ? default_result_path(o.suite, file.system.value("host", "host"))
                     : std::filesystem::path(o.out);
 
+  // An interrupt stops every rank of a launch within seconds, rank 0 writing what it has.
+  run_stop stop(guard, out, transports::mpi::detect_launch());
   // Under an MPI launch: over two or more nodes with anything but collectives selected, cluster
   // mode; otherwise every rank runs the selection, the node-local benchmarks once per node (by
   // its leader). The launch (MPI) stays open for the rest of the run either way.
@@ -100,9 +97,11 @@ int run_run(const run_options& o, const environment& env) {
     launch = cluster::open_launch(settings.timeout_s);
     if (launch) ctx.shared_node = launch->share();
     if (launch && launch->cluster() && has_node_work(selected)) {
+      stop.join(ctx, startup_limit(settings.timeout_s));
       settings.out = out;
       settings.quiet = o.quiet;
-      return launch->run(selected, ctx, env.registry, std::move(file), settings);
+      settings.partial = &stop.file();
+      return stop.end(launch->run(selected, ctx, env.registry, std::move(file), settings));
     }
   }
 
@@ -110,7 +109,7 @@ int run_run(const run_options& o, const environment& env) {
                                  o.quiet                   ? core::progress_style::none
                                  : ::isatty(STDERR_FILENO) ? core::progress_style::live
                                                            : core::progress_style::lines);
-  core::json_file_reporter json(out);
+  core::json_file_reporter json(stop.file());
   // Under mpirun/srun every rank runs this command: rank 0 alone prints and writes the file.
   const bool follower = transports::mpi::detect_launch().rank > 0;
   if (!follower) check_result_path(out);  // exit 2 before anything runs, not 1 after
@@ -119,19 +118,16 @@ int run_run(const run_options& o, const environment& env) {
         "# {} ranks on node {}: rank {} measures the node-local benchmarks once for the "
         "node, the others skip them; every rank takes part in collectives\n",
         ctx.shared_node->ranks_on_node, ctx.shared_node->node, ctx.shared_node->leader);
+  stop.join(ctx, startup_limit(o.cluster.cluster_timeout));
   core::runner runner(ctx, follower ? std::vector<core::reporter*>{}
                                     : std::vector<core::reporter*>{&console, &json});
   runner.run(selected, file);
 
   if (!follower) fmt::print("# results: {}\n", out.string());
-  if (guard.signal() != 0) {
-    fmt::print(stderr, "gpubench: interrupted; the {} result(s) measured so far are in {}\n",
-               file.results.size(), out.string());
-    return 130;
-  }
+  int code = 0;
   for (const auto& c : file.results)
-    if (c.status == core::case_status::failed) return 1;
-  return 0;
+    if (c.status == core::case_status::failed) code = 1;
+  return stop.end(code);
 }
 
 }  // namespace

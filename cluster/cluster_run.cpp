@@ -5,11 +5,13 @@
 #include <cstdio>
 #include <cstdlib>
 #include <map>
+#include <optional>
 #include <set>
 #include <stdexcept>
 
 #include <fmt/format.h>
 
+#include "cluster/cluster_stop.hpp"
 #include "cluster/launch_secret.hpp"
 #include "cluster/mpi_messages.hpp"
 #include "cluster/pair_roles.hpp"
@@ -117,7 +119,8 @@ class mpi_launch final : public launch {
     s.leader = leader(my_node());
     s.node = m_names[my_node()];
     s.ranks_on_node = static_cast<int>(m_ranks[my_node()].size());
-    if (m_node_of_rank.size() > 1) s.meet = [this](double limit_s) { meet(limit_s); };
+    if (m_node_of_rank.size() > 1)
+      s.meet = [this](double limit_s, core::launch_stop* stop) { return meet(limit_s, stop); };
     return s;
   }
 
@@ -144,16 +147,20 @@ class mpi_launch final : public launch {
   deadline after(ms wait) const { return clock::now() + wait; }
   ms half() const { return m_timeout / 2; }
 
-  // Every rank at a world barrier; a rank still missing after `limit_s` ends the job.
-  void meet(double limit_s) const {
+  // Every rank at one point (the stop agreement's meeting when there is one: false when a
+  // rank was interrupted); a rank still missing after `limit_s` ends the job.
+  bool meet(double limit_s, core::launch_stop* stop) const {
     const auto until = clock::now() + std::chrono::duration_cast<clock::duration>(
                                           std::chrono::duration<double>(limit_s));
-    m_session->world_barrier([&] {
+    const auto check = [&] {
       if (clock::now() > until)
-        abort_job(m_rank, fmt::format("the ranks did not meet within {} s after the node-local "
+        abort_job(m_rank, fmt::format("the ranks did not meet within {} after the node-local "
                                       "benchmarks (each node's leader measures them)",
                                       core::format_duration(limit_s)));
-    });
+    };
+    if (stop) return stop->meet(check);
+    m_session->world_barrier(check);
+    return true;
   }
 
   void say(const std::string& line) const {
@@ -188,7 +195,8 @@ class mpi_launch final : public launch {
       try {
         m_server.reset();
         m_server = std::make_unique<pair_server>(transports::all_transports(), half(), m_secret);
-        if (auto error = m_server->serve(partner)) report["error"] = *error;
+        const auto pass_on = [this] { interrupted_while_waiting(*m_ctx); };
+        if (auto error = m_server->serve(partner, pass_on)) report["error"] = *error;
       } catch (const std::exception& e) {
         report["error"] = e.what();
       }
@@ -204,13 +212,22 @@ class mpi_launch final : public launch {
     return report;
   }
 
-  void run_collectives() {
+  // Under the cluster's deadline (allreduce_context); rank 0 notes each case for a partial
+  // write. False when interrupted.
+  bool run_collectives() {
     m_server.reset();
-    if (m_work.collectives.empty()) return;
-    auto results = run_cases(m_work.collectives);
+    if (m_work.collectives.empty()) return true;
+    const core::run_context ctx = allreduce_context(*m_ctx, m_options.timeout_s);
+    std::optional<core::partial_notes> notes;
+    if (m_rank == 0 && m_options.partial) notes.emplace(*m_options.partial);
+    core::result_file scratch;
+    core::runner(ctx,
+                 notes ? std::vector<core::reporter*>{&*notes} : std::vector<core::reporter*>{})
+        .run(m_work.collectives, scratch);
     if (m_rank == 0)
-      for (auto& c : results)
+      for (auto& c : scratch.results)
         m_file.results.push_back(std::move(c));
+    return scratch.run.status == core::run_status::complete;
   }
 
   // Every rank but 0: reports its node (leaders), then does what rank 0 says, each command
@@ -220,8 +237,13 @@ class mpi_launch final : public launch {
       abort_job(m_rank, "rank 0 did not take this node's own results");
     // Rank 0 measures its own node first: the first command may take the local phase's time.
     ms wait = 10 * m_timeout;
+    // Waiting passes interrupts on (to rank 0, from it); rank 0 says when to stop.
+    const auto pass_on = [this] {
+      interrupted_while_waiting(*m_ctx);
+      return false;
+    };
     for (;;) {
-      const auto cmd = receive_json(0, tag_command, after(wait));
+      const auto cmd = receive_json(0, tag_command, after(wait), pass_on);
       if (!cmd)
         abort_job(m_rank, fmt::format("no word from rank 0 within {} s",
                                       static_cast<double>(wait.count()) / 1000));
@@ -233,11 +255,30 @@ class mpi_launch final : public launch {
       } else if (what == "collectives") {
         run_collectives();
         return;
-      }  // "idle": this rank sits the sub-round out
+      } else if (what == "stop") {
+        return;  // interrupted: rank 0 has written the partial file
+      }          // "idle": this rank sits the sub-round out
     }
   }
 
-  void write() const { core::write_result_file(m_options.out, m_file); }
+  void write() const {
+    if (m_options.partial)
+      m_options.partial->write(m_file);
+    else
+      core::write_result_file(m_options.out, m_file);
+  }
+
+  // Interrupted (here or on another rank): writes the partial file and tells every rank to
+  // stop. Reports still under way are not waited for.
+  void stop_sequence(const std::string& when) {
+    m_file.run.status = core::run_status::partial;
+    m_file.run.finished = core::rfc3339_now();
+    write();
+    say(fmt::format("# cluster: interrupted {}; stopping every rank", when));
+    const auto until = after(ms(2000));
+    for (std::size_t r = 1; r < m_node_of_rank.size(); ++r)
+      send_json(static_cast<int>(r), tag_command, {{"cmd", "stop"}}, until);
+  }
 
   // Marks `nodes` stalled, writes the partial file naming them, and ends the job.
   [[noreturn]] void stalled(const std::set<std::size_t>& nodes, const std::string& when) {
@@ -260,8 +301,10 @@ class mpi_launch final : public launch {
   std::vector<nlohmann::json> collect(std::set<int> ranks, deadline until,
                                       const std::string& when) {
     std::vector<nlohmann::json> got;
+    const auto give_up = [this] { return interrupted_while_waiting(*m_ctx); };
     while (!ranks.empty()) {
-      auto m = receive_json(MPI_ANY_SOURCE, tag_report, until);
+      auto m = receive_json(MPI_ANY_SOURCE, tag_report, until, give_up);
+      if (!m && m_ctx->interrupted()) return got;  // the caller stops the sequence
       if (!m) {
         std::set<std::size_t> nodes;
         for (const int r : ranks)
@@ -322,6 +365,7 @@ class mpi_launch final : public launch {
       leaders.insert(leader(i));
     for (const auto& r : collect(leaders, after(m_timeout), "in the local phase"))
       take_local(r);
+    if (m_ctx->interrupted()) return stop_sequence("in the local phase");
     write();
     say(fmt::format("# cluster: local phase done ({} node(s) measured themselves)", n));
 
@@ -334,6 +378,7 @@ class mpi_launch final : public launch {
                                                    rounds.size(), s + 1, subs.size())
                                      : fmt::format("in pair round {} of {}", r + 1, rounds.size());
         pair_round_step(subs[s], when);
+        if (m_ctx->interrupted()) return stop_sequence(when);
       }
       m_file.cluster->rounds = r + 1;
       write();
@@ -346,8 +391,8 @@ class mpi_launch final : public launch {
     for (std::size_t r = 1; r < m_node_of_rank.size(); ++r)
       if (!send_json(static_cast<int>(r), tag_command, {{"cmd", "collectives"}}, start))
         stalled({m_node_of_rank[r]}, "before the allreduce phase");
-    run_collectives();
-    m_file.run.status = core::run_status::complete;
+    const bool complete = run_collectives();
+    m_file.run.status = complete ? core::run_status::complete : core::run_status::partial;
     m_file.run.finished = core::rfc3339_now();
     write();
   }

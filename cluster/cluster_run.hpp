@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "core/partial_file.hpp"
 #include "core/registry.hpp"
 #include "core/result.hpp"
 #include "core/run_context.hpp"
@@ -25,6 +26,8 @@ struct cluster_options {
   std::filesystem::path out;              // written by rank 0
   bool quiet = false;
   bool fail_on_suspect = false;  // exit 1 when a slow node or link is named
+  // Rank 0 writes `out` through it, so an interrupt or a stall can write it from another thread.
+  core::partial_file* partial = nullptr;
 };
 
 struct cluster_outcome {

@@ -40,7 +40,8 @@ bool send_json(int dest, int tag, const nlohmann::json& doc, deadline until) {
   }
 }
 
-std::optional<message> receive_json(int source, int tag, deadline until) {
+std::optional<message> receive_json(int source, int tag, deadline until,
+                                    const std::function<bool()>& give_up) {
   for (;;) {
     int found = 0;
     MPI_Status status{};
@@ -56,6 +57,7 @@ std::optional<message> receive_json(int source, int tag, deadline until) {
       return message{status.MPI_SOURCE, nlohmann::json::parse(text)};
     }
     if (std::chrono::steady_clock::now() >= until) return std::nullopt;
+    if (give_up && give_up()) return std::nullopt;
     poll_pause();
   }
 }

@@ -4,6 +4,7 @@
 
 #include <chrono>
 #include <cstddef>
+#include <functional>
 #include <optional>
 #include <string>
 
@@ -25,8 +26,10 @@ struct message {
   nlohmann::json doc;
 };
 
-// The next message with `tag` from `source` (MPI_ANY_SOURCE: any rank), or nothing at `until`.
-std::optional<message> receive_json(int source, int tag, deadline until);
+// The next message with `tag` from `source` (MPI_ANY_SOURCE: any rank), or nothing at `until`,
+// or as soon as `give_up` (called while waiting, on this thread) says true.
+std::optional<message> receive_json(int source, int tag, deadline until,
+                                    const std::function<bool()>& give_up = {});
 
 // Rank 0's `text` (exactly `width` characters there; ignored elsewhere) on every rank. A
 // collective (MPI_Bcast): every rank calls it, under the caller's watchdog.

@@ -2,12 +2,14 @@
 
 #include <algorithm>
 #include <atomic>
+#include <optional>
 #include <stdexcept>
 #include <thread>
 
 #include "cluster/mpi_messages.hpp"
 #include "core/cluster.hpp"
 #include "core/runner.hpp"
+#include "core/stop_watch.hpp"
 #include "transports/control/server.hpp"
 #include "transports/mpi/watchdog.hpp"
 #include "transports/net/net_interfaces.hpp"
@@ -63,11 +65,16 @@ pair_server::~pair_server() {
   m_thread.join();
 }
 
-std::optional<std::string> pair_server::serve(int client_rank) {
+std::optional<std::string> pair_server::serve(int client_rank,
+                                              const std::function<void()>& waiting) {
   const std::string address = node_address() + ":" + std::to_string(m_server->port());
   if (!send_json(client_rank, tag_peer, {{"peer", address}}, deadline_after(m_wait)))
     return "rank " + std::to_string(client_rank) + " did not take the server's address";
-  if (!receive_json(client_rank, tag_peer, deadline_after(m_wait)))
+  const auto pass = [&waiting] {
+    if (waiting) waiting();
+    return false;
+  };
+  if (!receive_json(client_rank, tag_peer, deadline_after(m_wait), pass))
     return "rank " + std::to_string(client_rank) + " did not finish within " +
            std::to_string(m_wait.count() / 1000) + " s";
   return std::nullopt;
@@ -117,6 +124,11 @@ nlohmann::json measure_against(const std::string& peer,
   // server would otherwise cost every case its own network timeout).
   std::atomic<bool> expired{false};
   transports::mpi::watchdog timer(wait, [&expired](const std::string&) { expired = true; });
+  // An interrupt of the run stops it the same way; what was measured before it is kept.
+  std::optional<core::stop_watch> relay;
+  if (ctx.interrupt)
+    relay.emplace(
+        *ctx.interrupt, wait, [&expired] { expired = true; }, nullptr);
   core::run_context pair_ctx = ctx;
   pair_ctx.interrupt = &expired;
   pair_ctx.peer = peer;
@@ -131,6 +143,7 @@ nlohmann::json measure_against(const std::string& peer,
       pair_ctx.sizes = core::size_range{size, size};
       core::result_file scratch;
       core::runner(pair_ctx, {}).run({&variant}, scratch);
+      if (ctx.interrupted()) return cases;  // the interrupted case is no pair failure
       for (const auto& c : scratch.results) {
         nlohmann::json params = c.params;
         params.erase("peer");

@@ -7,6 +7,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -42,9 +43,10 @@ class pair_server {
   pair_server(const pair_server&) = delete;
   pair_server& operator=(const pair_server&) = delete;
 
-  // Sends "ADDRESS:PORT" to the client rank and waits until it says it is done. An error (the
-  // client never said done within `wait`) is returned, not thrown.
-  std::optional<std::string> serve(int client_rank);
+  // Sends "ADDRESS:PORT" to the client rank and waits until it says it is done, calling
+  // `waiting` meanwhile (this thread). An error (the client never said done within `wait`) is
+  // returned, not thrown.
+  std::optional<std::string> serve(int client_rank, const std::function<void()>& waiting = {});
 
  private:
   transports::transport_table m_table;

@@ -57,8 +57,13 @@ point_result& case_state::measure_timed(std::uint64_t bytes, const sample_spec& 
   const stopping_criteria& c = m_def.criteria;
   point_result p;
   p.bytes = bytes;
+  // Alone, an interrupt stops at once; in a group only where all agree (m_agree).
+  const auto stop_alone = [this] {
+    m_ctx.poll_peers();
+    return !m_agree && m_ctx.interrupted();
+  };
   for (std::size_t i = 0; i < c.warmup_samples; ++i) {
-    if (m_ctx.interrupted()) throw interrupted();
+    if (stop_alone()) throw interrupted();
     op();
     ++p.warmup;
   }
@@ -66,16 +71,21 @@ point_result& case_state::measure_timed(std::uint64_t bytes, const sample_spec& 
   stopwatch clock;
   std::optional<stop_reason> reason;
   for (;;) {
-    if (m_ctx.interrupted()) {
+    if (stop_alone()) {
       reason = stop_reason::interrupted;
       break;
     }
     const double value = to_metric(op(), spec);
     reason = rule.add(value, clock.seconds());
     if (m_agree) {
-      const bool stop = m_agree(reason.has_value());
-      if (stop && !reason) reason = stop_reason::consensus;
-      if (!stop) reason.reset();
+      m_ctx.poll_peers();
+      const sample_vote all = m_agree({reason.has_value(), m_ctx.interrupted()});
+      if (all.interrupted)
+        reason = stop_reason::interrupted;
+      else if (!all.stop)
+        reason.reset();
+      else if (!reason)
+        reason = stop_reason::consensus;
     }
     if (reason) break;
   }

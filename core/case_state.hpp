@@ -27,6 +27,13 @@ struct sample_spec {
 // (quick-aware).
 std::vector<std::uint64_t> case_sizes(const benchmark_def& def, const run_context& ctx);
 
+// One rank's word after a sample, and the group's after agreeing (any member's): the stopping
+// rule is met, the run is interrupted.
+struct sample_vote {
+  bool stop = false;
+  bool interrupted = false;
+};
+
 class case_state {
  public:
   using point_callback = std::function<void(const case_result&, const point_result&)>;
@@ -58,9 +65,11 @@ class case_state {
   // Where the case ran: peer, interface, device, transport (goes to the result's context).
   nlohmann::json& context_info() { return m_result.context; }
 
-  // For multi-process cases: every rank must stop a point at the same sample. `agree`
-  // receives this rank's decision and returns the collective one.
-  void set_consensus(std::function<bool(bool)> agree) { m_agree = std::move(agree); }
+  // For multi-process cases: every rank must stop a point at the same sample, also when one of
+  // them is interrupted (a rank that left alone would leave the others in a collective).
+  // `agree` receives this rank's vote and returns the collective one; the interrupt is then
+  // looked at only through it, after each sample (warm-up samples run on).
+  void set_consensus(std::function<sample_vote(sample_vote)> agree) { m_agree = std::move(agree); }
 
  private:
   double to_metric(double seconds, const sample_spec& spec) const;
@@ -69,7 +78,7 @@ class case_state {
   const run_context& m_ctx;
   case_result& m_result;
   point_callback m_on_point;
-  std::function<bool(bool)> m_agree;
+  std::function<sample_vote(sample_vote)> m_agree;
 };
 
 }  // namespace gpubench::core

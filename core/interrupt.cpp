@@ -32,7 +32,7 @@ interrupt_guard::~interrupt_guard() {
 
 void interrupt_guard::handle(int sig) {
   interrupt_guard* g = active_guard().load();
-  if (g == nullptr || g->m_flag.load()) {
+  if (g == nullptr || g->m_signal.load() != 0) {
     // Second signal: the default action, at once.
     std::signal(sig, SIG_DFL);
     std::raise(sig);

@@ -1,5 +1,6 @@
 // Turns SIGINT and SIGTERM into a flag the runner polls, so an interrupted run stops between
-// samples and keeps what it measured. A second signal terminates at once.
+// samples and keeps what it measured. A second signal terminates at once. Under an MPI launch
+// the flag is also raised when another rank was interrupted (core/launch_stop.hpp).
 #pragma once
 
 #include <atomic>
@@ -16,9 +17,14 @@ class interrupt_guard {
   interrupt_guard(const interrupt_guard&) = delete;
   interrupt_guard& operator=(const interrupt_guard&) = delete;
 
+  // Set on a signal, or when another process of the launch stopped (raise_from_peer).
   const std::atomic<bool>& flag() const { return m_flag; }
-  // The signal that arrived, or 0.
+  bool stopped() const { return m_flag.load(); }
+  // The signal that arrived, or 0 (also when only a peer stopped this process).
   int signal() const { return m_signal.load(); }
+  // Another rank of the launch was interrupted: this process stops as on a signal, and a
+  // signal that arrives later is still its first (it does not kill at once).
+  void raise_from_peer() { m_flag.store(true); }
 
  private:
   static void handle(int sig);

@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 
+#include "core/launch_stop.hpp"
 #include "core/units.hpp"
 
 namespace gpubench::core {
@@ -36,9 +37,10 @@ struct node_share {
   int ranks_on_node = 1;  // ranks of the launch on this node
   // Every rank of the launch calls it at the same point, before the first collective case that
   // follows node-local ones, so that ranks which skipped those wait for the leaders instead of
-  // starting the collective's deadline early; gives up (ending the job) after `limit_s`.
+  // starting the collective's deadline early; through the launch's stop agreement when there
+  // is one (`stop`: false when a rank was interrupted), and ending the job after `limit_s`.
   // Unset: nothing to wait for (a launch without MPI, or one rank).
-  std::function<void(double limit_s)> meet;
+  std::function<bool(double limit_s, launch_stop* stop)> meet;
 
   bool leads() const { return rank == leader; }
 };
@@ -50,6 +52,13 @@ struct run_context {
   std::map<std::string, std::string> options;    // family options by name, as given
   std::string self_exe;                          // this program, for launching itself (mpirun)
   const std::atomic<bool>* interrupt = nullptr;  // set on SIGINT/SIGTERM
+  // Under an MPI launch: how the ranks stop together (polled between samples, met around
+  // collective cases); nullptr in a run of one process.
+  launch_stop* stop = nullptr;
+  // Writes the result file as measured so far with status "partial", the case in progress
+  // failed with `why` (rank 0; does nothing elsewhere). Callable from any thread: a watchdog
+  // about to end the job calls it.
+  std::function<void(const std::string& why)> save_partial;
 
   // The peer's token held in memory (cluster mode's launch secret); when set it is used
   // instead of --token-file. Never printed or written anywhere.
@@ -59,6 +68,10 @@ struct run_context {
   std::optional<node_share> shared_node;
 
   bool interrupted() const { return interrupt && interrupt->load(std::memory_order_relaxed); }
+  // Passes this rank's interrupt on and takes the other ranks' (main thread; no-op alone).
+  void poll_peers() const {
+    if (stop) stop->poll();
+  }
 
   // A family option's value, or std::nullopt when neither given nor defaulted.
   std::optional<std::string> option(const std::string& name) const;

@@ -126,6 +126,7 @@ void runner::run(const std::vector<const benchmark_def*>& selected, result_file&
   double local_budget = 0;
   bool complete = true;
   for (std::size_t i = 0; i < work.size() && complete; ++i) {
+    m_ctx.poll_peers();
     if (m_ctx.interrupted()) {
       complete = false;
       break;
@@ -134,8 +135,12 @@ void runner::run(const std::vector<const benchmark_def*>& selected, result_file&
     if (share && !def->kind.is(paths::collective)) {
       local_budget += std::max(budgets[i], case_budget_s(*def, m_ctx));
     } else if (share && share->meet && local_budget > 0) {
-      share->meet(2 * local_budget + 60);
+      const double limit = 2 * local_budget + 60;
       local_budget = 0;
+      if (!share->meet(limit, m_ctx.stop)) {  // a rank of the launch was interrupted
+        complete = false;
+        break;
+      }
     }
     const auto case_start = clock::now();
     complete =

@@ -30,6 +30,8 @@ class process_group {
   virtual std::uint64_t sum(std::uint64_t value) = 0;
   // True on every member when it is true on any.
   virtual bool any(bool value) = 0;
+  // The bitwise OR of every member's `bits` (several yes/no questions in one call).
+  virtual std::uint32_t any_bits(std::uint32_t bits) = 0;
   virtual void broadcast(std::span<std::byte> data, int root) = 0;
   // Every member's `mine` (all of the same size), in rank order.
   virtual std::vector<std::byte> allgather(std::span<const std::byte> mine) = 0;
@@ -43,6 +45,7 @@ class solo_group final : public process_group {
   rank_times reduce_time(double seconds) override { return {seconds, seconds, seconds}; }
   std::uint64_t sum(std::uint64_t value) override { return value; }
   bool any(bool value) override { return value; }
+  std::uint32_t any_bits(std::uint32_t bits) override { return bits; }
   void broadcast(std::span<std::byte>, int) override {}
   std::vector<std::byte> allgather(std::span<const std::byte> mine) override {
     return {mine.begin(), mine.end()};

@@ -72,6 +72,7 @@ int self_launch_ranks(const core::run_context& ctx) {
   return static_cast<int>(r);
 }
 
+// --coll-timeout, else 120 s (cluster mode sets it to --cluster-timeout when not given).
 double coll_timeout(const core::run_context& ctx) {
   const long long t = ctx.option_int("coll-timeout").value_or(120);
   if (t < 1) throw core::usage_error("--coll-timeout must be at least 1 second");
@@ -258,7 +259,9 @@ void measure_case(collective_session& s, const collective_op& op, const std::str
     return;
   }
   scaling_row row;
-  s.mpi->run_case(req.nodes, req.stall_timeout_s, id,
+  const auto& ctx = state.context();
+  const mpi::case_hooks hooks{ctx.stop, ctx.interrupt, ctx.save_partial};
+  s.mpi->run_case(req.nodes, req.stall_timeout_s, id, hooks,
                   [&](mpi::member& m) { row = measure_member(s, state, op, req, m); });
   row.nodes = req.nodes;
   if (req.backend == "nccl") record_nccl_choice(s, state, id, req.nodes);
@@ -325,8 +328,8 @@ std::shared_ptr<collective_session> add_collective_family(core::registry& r) {
   r.add_option({"check", "coll.allreduce: verify every reduced result (outside timing)", "", true});
   r.add_option({"coll-timeout",
                 "coll.allreduce: seconds a launch (or one sample) may take before "
-                "it is declared dead",
-                "120", false, [](const core::run_context& ctx) { coll_timeout(ctx); }});
+                "it is declared dead (default 120; in cluster mode --cluster-timeout)",
+                "", false, [](const core::run_context& ctx) { coll_timeout(ctx); }});
   r.add_system_probe([session](nlohmann::json& system) {
     nlohmann::json& sw = system["software"];
     if (!sw.is_object()) sw = nlohmann::json::object();

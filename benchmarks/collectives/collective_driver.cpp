@@ -79,8 +79,12 @@ scaling_row measure_collective(core::case_state& state, const collective_op& op,
   backend.prepare(max_send * esize, max_recv * esize);
 
   const double factor = op.bus_factor(ranks);
-  // Every rank sees the same reduced times, but their clocks differ: stop together.
-  state.set_consensus([&group](bool stop) { return group.any(stop); });
+  // Every rank sees the same reduced times, but their clocks differ: stop together, also when
+  // one of them is interrupted (one call: bit 0 the stopping rule, bit 1 the interrupt).
+  state.set_consensus([&group](core::sample_vote mine) {
+    const std::uint32_t all = group.any_bits((mine.stop ? 1u : 0u) | (mine.interrupted ? 2u : 0u));
+    return core::sample_vote{(all & 1u) != 0, (all & 2u) != 0};
+  });
 
   scaling_row row;
   std::uint32_t seed = 1;

@@ -38,6 +38,13 @@ expect_exit 2 "unwritable --out" -- "$GPUBENCH" run --suite memory --quick --out
 expect_contains "$err" "--out" "names --out"
 [[ $out != *"memory.host.copy"* ]] && pass "nothing ran before the --out error" || fail "a benchmark ran before the --out error: $out"
 
+# An srun step without a PMI (as Slurm's variables say): refused before anything runs, whatever
+# the selection, and no result file.
+expect_exit 2 "srun without a PMI" -- env SLURM_PROCID=1 SLURM_STEP_NUM_TASKS=4 SLURM_NTASKS=4 \
+  "$GPUBENCH" run --suite memory --quick --out "$TEST_TMP/nopmi.json" || true
+expect_contains "$err" "nothing was run, no result file written" "says nothing was written"
+[[ ! -e $TEST_TMP/nopmi.json ]] && pass "no result file without a PMI" || fail "a result file was written without a PMI"
+
 # report and compare read result files with one strict reader.
 printf '{"schema": "gpubench.result/1", "schema": "gpubench.result/1"}' >"$TEST_TMP/dup.json"
 expect_exit 2 "report: duplicate key" -- "$GPUBENCH" report "$TEST_TMP/dup.json" --csv - || true

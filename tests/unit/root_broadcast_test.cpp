@@ -24,6 +24,7 @@ class scripted_group final : public gpubench::transports::process_group {
     ++any_calls;
     return v || m_other;
   }
+  std::uint32_t any_bits(std::uint32_t bits) override { return bits; }
   void broadcast(std::span<std::byte>, int root) override {
     ++broadcasts;
     broadcast_root = root;

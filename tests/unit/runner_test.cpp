@@ -180,7 +180,7 @@ TEST(Runner, ConsensusStopsEveryRankTogether) {
   int agree_calls = 0;
   auto def = synthetic("t.cons", [&](case_state& s) {
     // This rank would stop at 5 samples; the collective decision holds out until 8.
-    s.set_consensus([&](bool) { return ++agree_calls >= 8; });
+    s.set_consensus([&](sample_vote) { return sample_vote{++agree_calls >= 8, false}; });
     s.measure_timed(1, {1e9, 1, 1}, [] { return 1.0; });
   });
   run_context ctx;
@@ -215,7 +215,10 @@ struct shared_node_run {
   }
   result_file run(int rank) {
     run_context ctx;
-    ctx.shared_node = node_share{rank, 0, "n1", 4, [this](double s) { meetings.push_back(s); }};
+    ctx.shared_node = node_share{rank, 0, "n1", 4, [this](double s, launch_stop*) {
+                                   meetings.push_back(s);
+                                   return true;
+                                 }};
     result_file file;
     runner(ctx, {}).run({&local_a, &local_b, &group}, file);
     return file;
@@ -256,7 +259,10 @@ TEST(Runner, NodeLocalBenchmarksRunOncePerNodeByItsLeader) {
 TEST(Runner, NoMeetingWithoutNodeLocalCasesBeforeACollective) {
   shared_node_run r;
   run_context ctx;
-  ctx.shared_node = node_share{1, 0, "n1", 2, [&r](double s) { r.meetings.push_back(s); }};
+  ctx.shared_node = node_share{1, 0, "n1", 2, [&r](double s, launch_stop*) {
+                                 r.meetings.push_back(s);
+                                 return true;
+                               }};
   result_file file;
   runner(ctx, {}).run({&r.group, &r.local_a}, file);
   EXPECT_TRUE(r.meetings.empty());
@@ -287,4 +293,14 @@ TEST(Progress, CaseBudgetIsItsSizesTimesThePointLimit) {
   EXPECT_DOUBLE_EQ(case_budget_s(def, ctx), 5 * 2.0);  // 4..64: 5 sizes
   ctx.quick = true;
   EXPECT_DOUBLE_EQ(case_budget_s(def, ctx), 3 * 2.0);
+}
+
+TEST(Runner, AMeetingThatSaysARankWasInterruptedEndsTheRun) {
+  shared_node_run r;
+  run_context ctx;
+  ctx.shared_node = node_share{1, 0, "n1", 2, [](double, launch_stop*) { return false; }};
+  result_file file;
+  runner(ctx, {}).run({&r.local_a, &r.group}, file);
+  EXPECT_EQ(r.group_bodies, 0);
+  EXPECT_EQ(file.run.status, run_status::partial);
 }

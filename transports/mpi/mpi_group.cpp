@@ -38,6 +38,13 @@ bool group::any(bool value) {
   return out != 0;
 }
 
+std::uint32_t group::any_bits(std::uint32_t bits) {
+  std::uint32_t out = 0;
+  check(MPI_Allreduce(&bits, &out, 1, MPI_UINT32_T, MPI_BOR, m_comm),
+        "MPI_Allreduce of the members' votes");
+  return out;
+}
+
 void group::broadcast(std::span<std::byte> data, int root) {
   if (data.size() > static_cast<std::size_t>(std::numeric_limits<int>::max()))
     throw std::invalid_argument("broadcast of more than 2 GiB");

@@ -16,6 +16,7 @@ class group final : public process_group {
   rank_times reduce_time(double seconds) override;
   std::uint64_t sum(std::uint64_t value) override;
   bool any(bool value) override;
+  std::uint32_t any_bits(std::uint32_t bits) override;
   void broadcast(std::span<std::byte> data, int root) override;
   std::vector<std::byte> allgather(std::span<const std::byte> mine) override;
   MPI_Comm get() const { return m_comm; }

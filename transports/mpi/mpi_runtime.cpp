@@ -52,14 +52,25 @@ class mpi_real final : public runtime {
   launch_layout layout() override { return get().layout(); }
 
   void run_case(int nodes, double stall_timeout_s, const std::string& label,
-                const member_work& work) override {
+                const case_hooks& hooks, const member_work& work) override {
     session& s = get();
     const auto limit = std::chrono::milliseconds(static_cast<long long>(stall_timeout_s * 1000));
-    // Armed from the split to the world barrier after the case, on every rank: a rank that
+    // Armed from the meeting before the case to the one after it, on every rank: a rank that
     // waits forever anywhere (a peer died or hangs, a member failed locally and left its
     // collectives) aborts the whole job, which also ends an srun step.
     std::optional<watchdog> dog;
-    dog.emplace(limit, abort_job(s.world_rank(), label));
+    dog.emplace(limit, abort_job(s.world_rank(), label, hooks.before_abort));
+    // Every rank meets before the case: one that stopped early (interrupted between cases)
+    // meets the others here, and no rank enters the split without all of them.
+    if (hooks.stop) {
+      dog->beat("meeting the other ranks before the case");
+      if (!hooks.stop->meet({})) {
+        dog.reset();
+        // A meeting that says a rank was interrupted has raised this rank's flag too.
+        if (hooks.interrupt && hooks.interrupt->load()) throw core::interrupted();
+        throw core::stop_run("another rank of the launch ended its run before this case");
+      }
+    }
     dog->beat(fmt::format("splitting the world into the first {} node(s)", nodes));
     comm sub = s.first_nodes(nodes);
     std::exception_ptr failure;
@@ -83,16 +94,16 @@ class mpi_real final : public runtime {
       // Every world rank reaches this barrier, also the ranks idle during this case, so the
       // next case starts together. NCCL work has completed inside `work`.
       dog->beat("waiting at the world barrier after the case");
-      s.world_barrier({});
+      after_case(s, hooks, {});
     } else {
       // Idle for the whole case: twice the limit between two signs of progress, since world
       // rank 0 sends one at most every quarter of it and a sample may take the whole limit.
       dog.reset();
-      dog.emplace(2 * limit, abort_job(s.world_rank(), label));
+      dog.emplace(2 * limit, abort_job(s.world_rank(), label, hooks.before_abort));
       const std::string what =
           fmt::format("waiting (idle) while the first {} node(s) measure", nodes);
       dog->beat(what);
-      s.world_barrier([&] {
+      after_case(s, hooks, [&] {
         if (take_progress()) dog->beat(what);
       });
     }
@@ -101,6 +112,15 @@ class mpi_real final : public runtime {
   }
 
  private:
+  // The world barrier after a case: the stop agreement's meeting when there is one, so the
+  // ranks idle during the case learn that the members stopped (their flags are raised).
+  static void after_case(session& s, const case_hooks& hooks, const std::function<void()>& poll) {
+    if (hooks.stop)
+      hooks.stop->meet(poll);
+    else
+      s.world_barrier(poll);
+  }
+
   session& get() {
     if (!m_session) {
       m_session.emplace();
@@ -113,13 +133,16 @@ class mpi_real final : public runtime {
 
   // What a stalled rank does: say why, then MPI_Abort, which ends every rank of the job
   // (mpirun, and srun with or without --kill-on-bad-exit), not this process alone.
-  static std::function<void(const std::string&)> abort_job(int rank, const std::string& label) {
-    return [rank, label](const std::string& why) {
+  // `before` first (rank 0 writes its partial result file).
+  static std::function<void(const std::string&)> abort_job(
+      int rank, const std::string& label, std::function<void(const std::string&)> before) {
+    return [rank, label, before](const std::string& why) {
       std::fprintf(stderr,
                    "gpubench: rank %d: %s: %s; a peer rank died, hangs or failed: "
                    "aborting the MPI job\n",
                    rank, label.c_str(), why.c_str());
       std::fflush(stderr);
+      if (before) before("the job was ended (" + label + ": " + why + ")");
       MPI_Abort(MPI_COMM_WORLD, 3);
       std::_Exit(3);  // MPI_Abort does not return; should it, leave anyway
     };

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <algorithm>
+#include <atomic>
 #include <functional>
 #include <memory>
 #include <numeric>
@@ -12,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "core/launch_stop.hpp"
 #include "transports/collective_backend.hpp"
 #include "transports/process_group.hpp"
 
@@ -47,6 +49,15 @@ class member {
 // What the members of a case do, once each, on their sub-communicator.
 using member_work = std::function<void(member&)>;
 
+// What the run lends each case: how the ranks stop together (they meet before and after the
+// case; nullptr: a plain world barrier after it), and what a rank does before its watchdog
+// ends the job (rank 0 writes its partial result file; empty: nothing).
+struct case_hooks {
+  core::launch_stop* stop = nullptr;
+  const std::atomic<bool>* interrupt = nullptr;  // this rank's interrupt flag
+  std::function<void(const std::string& why)> before_abort;
+};
+
 // MPI: initialised on first use, finalised when the runtime goes away.
 class runtime {
  public:
@@ -58,11 +69,13 @@ class runtime {
   // Initialises MPI (collective: every rank of the launch calls it) and groups ranks by node.
   virtual launch_layout layout() = 0;
   // Runs `work` on the ranks of the first `nodes` nodes, on their sub-communicator; the other
-  // ranks wait at a world barrier. Every rank is under a watchdog for the whole case: no
-  // progress for `stall_timeout_s` aborts the job with a message naming `label`. What `work`
-  // throws is rethrown after that barrier.
+  // ranks wait at a world barrier (the hooks' meeting). Every rank is under a watchdog for the
+  // whole case: no progress for `stall_timeout_s` aborts the job with a message naming
+  // `label`. What `work` throws is rethrown after that barrier. When the meeting before the
+  // case says stop, nothing runs: core::interrupted (a rank was interrupted) or core::stop_run
+  // (a rank ended its run early) is thrown.
   virtual void run_case(int nodes, double stall_timeout_s, const std::string& label,
-                        const member_work& work) = 0;
+                        const case_hooks& hooks, const member_work& work) = 0;
 };
 
 std::unique_ptr<runtime> make_runtime();
