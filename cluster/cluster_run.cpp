@@ -11,6 +11,7 @@
 
 #include <fmt/format.h>
 
+#include "cluster/cluster_progress.hpp"
 #include "cluster/cluster_stop.hpp"
 #include "cluster/launch_secret.hpp"
 #include "cluster/mpi_messages.hpp"
@@ -358,6 +359,7 @@ class mpi_launch final : public launch {
                               ? fmt::format(", at most {} at once", m_options.pair_concurrency)
                               : "")));
 
+    cluster_progress progress(budgets(rounds.size()));
     // 1. Every node by itself, all at once.
     take_local(local_report());
     std::set<int> leaders;
@@ -367,7 +369,9 @@ class mpi_launch final : public launch {
       take_local(r);
     if (m_ctx->interrupted()) return stop_sequence("in the local phase");
     write();
-    say(fmt::format("# cluster: local phase done ({} node(s) measured themselves)", n));
+    progress.local_done();
+    say(fmt::format("# cluster: local phase done ({} node(s) measured themselves); {}", n,
+                    progress.text()));
 
     // 2. Every pair, round by round.
     for (std::size_t r = 0; r < rounds.size(); ++r) {
@@ -382,8 +386,9 @@ class mpi_launch final : public launch {
       }
       m_file.cluster->rounds = r + 1;
       write();
-      say(fmt::format("# cluster: pair round {}/{} done ({} pairs)", r + 1, rounds.size(),
-                      rounds[r].size()));
+      progress.round_done();
+      say(fmt::format("# cluster: pair round {}/{} done ({} pairs); {}", r + 1, rounds.size(),
+                      rounds[r].size(), progress.text()));
     }
 
     // 3. Allreduce scaling over every rank.
@@ -395,6 +400,26 @@ class mpi_launch final : public launch {
     m_file.run.status = complete ? core::run_status::complete : core::run_status::partial;
     m_file.run.finished = core::rfc3339_now();
     write();
+  }
+
+  // The phases' time budgets (core/progress.hpp) for the console's "what is left".
+  phase_budgets budgets(std::size_t rounds) const {
+    phase_budgets b;
+    auto cases_of = [this](const core::benchmark_def& d) -> double {
+      try {
+        return d.cases ? static_cast<double>(d.cases(*m_ctx).size()) : 1.0;
+      } catch (const std::exception&) {
+        return 1.0;  // a requirement the case list finds unmet: skipped at once
+      }
+    };
+    for (const auto* d : m_work.local)
+      b.local_s += cases_of(*d) * core::case_budget_s(*d, *m_ctx);
+    for (const auto* d : m_work.pairs)
+      b.round_s += static_cast<double>(m_options.pair_sizes.size()) * d->criteria.timeout;
+    for (const auto* d : m_work.collectives)
+      b.collectives_s += core::case_budget_s(*d, *m_ctx);
+    b.rounds = rounds;
+    return b;
   }
 
   void pair_round_step(const core::pair_round& pairs, const std::string& when) {
