@@ -18,7 +18,7 @@ grep -q "interrupted (a signal on another rank of the launch)" "$stop_log" &&
 stop_launch collectives-mpirun --suite collectives --backend mpi --sizes 8:1K --quiet
 stop_wait_results && stop_signal INT mpirun && stop_wait && stop_within 10 && stop_check_partial
 
-stop_launch memory-rank1 --suite memory --sizes 4K:256K --quiet
+stop_launch memory-rank1 --suite memory --sizes 4K:16M --quiet
 stop_wait_results && stop_signal TERM rank:1 && stop_wait && stop_within 10 && stop_check_partial
 [[ ${rc:-} -eq 130 ]] && pass "exit 130" || fail "memory-rank1: exit ${rc:-none}, expected 130"
 finish
