@@ -47,7 +47,8 @@ bool partial_file::write_partial(const std::string& why) noexcept {
     }
     if (out.run.status == run_status::running) out.run.status = run_status::partial;
     if (out.run.finished.empty()) out.run.finished = rfc3339_now();
-    write_result_file(m_path, out);
+    // Not synced to disk: mpirun's SIGKILL may follow within a second on a loaded machine.
+    write_result_file(m_path, out, false);
     return true;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "gpubench: writing the partial result file %s: %s\n", m_path.c_str(),

@@ -362,7 +362,8 @@ result_file read_result_file(const std::filesystem::path& path) {
   return convert(j, path.string(), &streamed);
 }
 
-void write_file_atomically(const std::filesystem::path& path, const std::string& content) {
+void write_file_atomically(const std::filesystem::path& path, const std::string& content,
+                           bool sync) {
   const auto dir = path.has_parent_path() ? path.parent_path() : std::filesystem::path(".");
   if (!dir.empty()) std::filesystem::create_directories(dir);
   const std::filesystem::path tmp =
@@ -381,7 +382,7 @@ void write_file_atomically(const std::filesystem::path& path, const std::string&
     }
     done += static_cast<std::size_t>(n);
   }
-  ::fsync(fd);
+  if (sync) ::fsync(fd);
   ::close(fd);
   if (::rename(tmp.c_str(), path.c_str()) != 0) {
     const int err = errno;
@@ -391,8 +392,8 @@ void write_file_atomically(const std::filesystem::path& path, const std::string&
   }
 }
 
-void write_result_file(const std::filesystem::path& path, const result_file& file) {
-  write_file_atomically(path, to_json(file).dump(1) + "\n");
+void write_result_file(const std::filesystem::path& path, const result_file& file, bool sync) {
+  write_file_atomically(path, to_json(file).dump(1) + "\n", sync);
 }
 
 std::string rfc3339_now() {

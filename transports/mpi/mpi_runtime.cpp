@@ -8,6 +8,7 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <thread>
 
 #include <fmt/format.h>
 
@@ -143,6 +144,10 @@ class mpi_real final : public runtime {
                    rank, label.c_str(), why.c_str());
       std::fflush(stderr);
       if (before) before("the job was ended (" + label + ": " + why + ")");
+      // Members that wait in one collective see the stall at about the same moment: rank 0
+      // ends the job first, its partial file written; the others a second later (should rank
+      // 0 be the one that hangs), since their MPI_Abort would have mpirun kill rank 0 mid-write.
+      if (rank != 0) std::this_thread::sleep_for(std::chrono::seconds(1));
       MPI_Abort(MPI_COMM_WORLD, 3);
       std::_Exit(3);  // MPI_Abort does not return; should it, leave anyway
     };
