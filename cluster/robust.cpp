@@ -53,6 +53,13 @@ reference make_reference(const std::vector<double>& values, bool higher_is_bette
   return r;
 }
 
+std::optional<double> relative_spread(const std::vector<double>& samples) {
+  if (samples.size() < 3) return std::nullopt;
+  const double m = median_of(samples);
+  if (!(m > 0)) return std::nullopt;
+  return mad_scale * mad_of(samples, m) / m;
+}
+
 bool node_answered(const core::cluster_node& n) {
   return n.status == core::node_status::ok;
 }

@@ -38,6 +38,11 @@ struct reference {
 
 reference make_reference(const std::vector<double>& values, bool higher_is_better);
 
+// How far one node's samples of one point scatter: their scaled MAD over their median (robust to
+// the odd preempted sample, unlike the coefficient of variation); nullopt without at least 3
+// samples or with a median of 0.
+std::optional<double> relative_spread(const std::vector<double>& samples);
+
 // Each node's median over its measured pairs with other answering nodes (nullopt: none).
 std::vector<std::optional<double>> node_pair_medians(const core::cluster_section& c,
                                                      const core::pair_measurement& m);

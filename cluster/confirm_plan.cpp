@@ -1,0 +1,163 @@
+#include "cluster/confirm_plan.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+
+#include "cluster/first_look.hpp"
+
+namespace gpubench::cluster {
+
+namespace {
+
+double candidate_strength(const std::vector<finding>& f) {
+  double best = 0;
+  for (const auto& x : f)
+    best = std::max(best, x.change());
+  return best;
+}
+
+// How far a node's first figures at `points` are from the cluster's (sum of |log ratio| to the
+// median of the nodes): the reference beside the candidates is the most typical free node.
+double distance_from_typical(const core::cluster_section& c, std::size_t node,
+                             const std::vector<finding>& points) {
+  double sum = 0;
+  for (const auto& f : points) {
+    double d = 1;  // a node that lacks the point is a poor reference
+    for (const auto& r : c.nodes[node].results)
+      if (r.status == core::case_status::ok && r.benchmark == f.benchmark && r.params == f.params)
+        for (const auto& p : r.points)
+          if (p.bytes == f.bytes && p.stats.median > 0 && f.ref.median > 0)
+            d = std::abs(std::log(p.stats.median / f.ref.median));
+    sum += d;
+  }
+  return sum;
+}
+
+// Greedy steps: each pair in the first step where neither end is busy and there is room.
+std::vector<std::vector<pair_rerun>> into_steps(const std::vector<pair_rerun>& pairs,
+                                                std::size_t concurrency) {
+  std::vector<std::vector<pair_rerun>> steps;
+  std::vector<std::set<std::size_t>> busy;
+  for (const auto& p : pairs) {
+    std::size_t s = 0;
+    while (s < steps.size() && (busy[s].count(p.a) || busy[s].count(p.b) ||
+                                (concurrency && steps[s].size() >= concurrency)))
+      ++s;
+    if (s == steps.size()) {
+      steps.emplace_back();
+      busy.emplace_back();
+    }
+    steps[s].push_back(p);
+    busy[s].insert(p.a);
+    busy[s].insert(p.b);
+  }
+  return steps;
+}
+
+}  // namespace
+
+std::size_t confirm_plan::pair_count() const {
+  std::size_t n = 0;
+  for (const auto& s : steps)
+    n += s.size();
+  return n;
+}
+
+confirm_plan plan_confirmation(const core::cluster_section& c, const suspect_options& options,
+                               std::size_t concurrency) {
+  confirm_plan plan;
+  const auto look = look_once(c, options);
+
+  // The candidates, strongest first, at most max_confirm_candidates.
+  struct entry {
+    double strength;
+    core::candidate_ref ref;
+    const std::vector<finding>* findings;
+  };
+  std::vector<entry> all;
+  for (const auto& [i, f] : look.nodes)
+    all.push_back({candidate_strength(f), {i, std::nullopt}, &f});
+  for (const auto& [ab, f] : look.links)
+    all.push_back({candidate_strength(f), {ab.first, ab.second}, &f});
+  std::stable_sort(all.begin(), all.end(),
+                   [](const entry& x, const entry& y) { return x.strength > y.strength; });
+  if (all.size() > max_confirm_candidates) all.resize(max_confirm_candidates);
+  if (all.empty()) return plan;
+
+  std::set<std::size_t> involved, node_candidates;
+  for (const auto& e : all) {
+    plan.candidates.push_back(e.ref);
+    involved.insert(e.ref.a);
+    if (e.ref.b)
+      involved.insert(*e.ref.b);
+    else
+      node_candidates.insert(e.ref.a);
+  }
+  // Partners: nodes in no candidate; failing that, nodes that are no candidate node.
+  std::vector<std::size_t> free, fallback;
+  for (std::size_t i = 0; i < c.nodes.size(); ++i) {
+    if (!node_answered(c.nodes[i])) continue;
+    if (!involved.count(i)) free.push_back(i);
+    if (!node_candidates.count(i)) fallback.push_back(i);
+  }
+
+  std::vector<pair_rerun> pairs;
+  std::vector<finding> flagged;  // every flagged local point, for the reference node
+  std::size_t next = 0;          // spreads the candidates over the partners
+  for (const auto& e : all) {
+    if (e.ref.b) {
+      pairs.push_back({e.ref.a, *e.ref.b, std::nullopt});
+      continue;
+    }
+    const std::size_t node = e.ref.a;
+    local_rerun rerun{node, {}};
+    bool by_pairs = false;
+    for (const auto& f : *e.findings) {
+      if (!f.local) {
+        by_pairs = true;
+        continue;
+      }
+      rerun.points.push_back({f.benchmark, f.params, f.bytes});
+      flagged.push_back(f);
+    }
+    if (!rerun.points.empty()) plan.local.push_back(std::move(rerun));
+    if (!by_pairs) continue;
+    std::vector<std::size_t> pool = free;
+    if (pool.empty())
+      for (const auto i : fallback)
+        if (i != node) pool.push_back(i);
+    for (std::size_t k = 0; k < std::min(confirm_partners, pool.size()); ++k) {
+      const std::size_t partner = pool[(next + k) % pool.size()];
+      pairs.push_back({std::min(node, partner), std::max(node, partner), node});
+    }
+    next += confirm_partners;
+  }
+  plan.steps = into_steps(pairs, concurrency);
+
+  if (!flagged.empty()) {
+    const auto& pool = free.empty() ? fallback : free;
+    std::optional<std::size_t> best;
+    double best_distance = 0;
+    for (const auto i : pool) {
+      if (node_candidates.count(i)) continue;
+      const double d = distance_from_typical(c, i, flagged);
+      if (!best || d < best_distance) {
+        best = i;
+        best_distance = d;
+      }
+    }
+    if (best) {
+      plan.reference = best;
+      local_rerun beside{*best, {}};
+      std::set<std::string> seen;
+      for (const auto& f : flagged)
+        if (seen.insert(f.benchmark + "|" + f.params.dump() + "|" + std::to_string(f.bytes)).second)
+          beside.points.push_back({f.benchmark, f.params, f.bytes});
+      plan.local.push_back(std::move(beside));
+    }
+  }
+  return plan;
+}
+
+}  // namespace gpubench::cluster
