@@ -74,7 +74,12 @@ void local_findings(const core::cluster_section& c, const suspect_options& optio
     std::vector<double> spreads;
     for (const auto& e : lc.entries)
       if (e.spread) spreads.push_back(*e.spread);
-    if (!spreads.empty() && median_of(spreads) > options.max_local_spread) continue;
+    if (const double typical = median_of(spreads);
+        !spreads.empty() && typical > options.max_local_spread) {
+      out.unsteady.push_back(lc.label + ": the typical node's samples scatter by " +
+                             core::format_value(typical * 100) + "%");
+      continue;
+    }
     std::vector<double> values;
     values.reserve(lc.entries.size());
     for (const auto& e : lc.entries)
@@ -117,6 +122,17 @@ void pair_findings(const core::cluster_section& c, const core::pair_measurement&
   if (answered < min_nodes_for_verdict) return;
   const bool higher = m.better != "lower";
   const std::string label = case_label(m.benchmark, m.params, m.bytes);
+
+  // The stable-point rule for pairs: where the typical pair's p99 is many times its median,
+  // the round trips waited for a CPU (a busy node, scheduling), not for the path.
+  std::vector<double> tails;
+  for (std::size_t i = 0; i < m.median.size() && i < m.p99.size(); ++i)
+    if (m.median[i] && m.p99[i] && *m.median[i] > 0) tails.push_back(*m.p99[i] / *m.median[i]);
+  if (const double typical = median_of(tails); !tails.empty() && typical > options.max_pair_tail) {
+    out.unsteady.push_back(label + ": the typical pair's p99 is " + core::format_ratio(typical) +
+                           " its median");
+    return;
+  }
 
   // Candidates: nodes whose median pair is an outlier among the nodes' medians. They are left
   // out of the pair reference, so a slow node's N-1 slow pairs do not widen the spread.

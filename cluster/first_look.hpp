@@ -38,6 +38,7 @@ struct first_look {
   // Every slow pair whose ends are not slow nodes by their pairs in that measurement; the
   // verdict drops a link whose end is a named node (in any measurement).
   std::map<std::pair<std::size_t, std::size_t>, std::vector<finding>> links;
+  std::vector<std::string> unsteady;  // measurements not judged (the stable-point rule)
 };
 
 first_look look_once(const core::cluster_section& c, const suspect_options& options);

@@ -55,7 +55,9 @@ again node_again(const core::cluster_section& c, std::size_t node, const finding
     // slows it as much, and the candidate must still be worse than it by the relative floor.
     if (k.reference && *k.reference != node) {
       if (const auto r = second_local_figure(k, *k.reference, f)) {
-        const reference beside{*r, 0, f.ref.higher_is_better};
+        reference beside;
+        beside.median = *r;
+        beside.higher_is_better = f.ref.higher_is_better;
         const double floor =
             f.ref.higher_is_better ? options.min_change : options.min_latency_change;
         reproduced = reproduced && beside.bad_change(*x) >= floor;

@@ -93,6 +93,7 @@ cluster_verdict judge(const core::result_file& file, const suspect_options& opti
   }
 
   const auto look = look_once(c, options);
+  out.unsteady = look.unsteady;
   ranked named, unconfirmed;
   std::vector<bool> named_node(c.nodes.size(), false);
   for (const auto& [i, findings] : look.nodes) {

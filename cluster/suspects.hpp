@@ -40,14 +40,20 @@ struct suspect_options {
   double min_latency_change = 0.5;
   double pair_share = 0.5;  // a node whose outlier pairs are more than this share of its pairs
   // The stable-point rule: a node-local point whose typical node's samples scatter by more than
-  // this (scaled MAD over median) measures the moment, not the node, and names no one.
+  // this (scaled MAD over median) measures the moment, not the node, and names no one ...
   double max_local_spread = 0.10;
+  // ... and a pair measurement whose typical pair has its p99 more than this many times its
+  // median (round trips waiting for a CPU, not for the path) names no one either.
+  double max_pair_tail = 5.0;
 };
 
 struct cluster_verdict {
   std::vector<suspect> named;        // stopped nodes, slow nodes, slow links, in that order
   std::vector<suspect> unconfirmed;  // measured again and not reproduced: not named
   bool second_look = false;          // the file holds a second look (its confirmation)
+  // Measurements too unsteady to name anyone (the stable-point rule), in words:
+  // "net.tcp.latency 8B (streams=1): the typical pair's p99 is 49x its median".
+  std::vector<std::string> unsteady;
 };
 
 // The verdict on the cluster section of `file` (empty without one).

@@ -58,6 +58,15 @@ int finish_run(const core::result_file& file, bool fail_on_suspect) {
                verdict.unconfirmed.size());
   for (const auto& s : verdict.unconfirmed)
     print_line("unconfirmed", s);
+  if (!verdict.unsteady.empty()) {
+    std::string list;
+    for (std::size_t i = 0; i < verdict.unsteady.size() && i < 3; ++i)
+      list += (i ? "; " : "") + verdict.unsteady[i];
+    if (verdict.unsteady.size() > 3)
+      list += fmt::format("; and {} more", verdict.unsteady.size() - 3);
+    fmt::print("# not judged: {} measurement(s) too unsteady to name anyone: {}\n",
+               verdict.unsteady.size(), list);
+  }
   std::fflush(stdout);
   if (failed) return 1;
   return fail_on_suspect && !suspects.empty() ? 1 : 0;

@@ -11,13 +11,14 @@
 # launch, nothing else named (no healthy node, no healthy link). Exit 0 on pass, 1 on a failed
 # launch, 77 when it cannot run (not root, no mpirun or tc).
 # Usage (root): scripts/cluster-suspects-loaded.sh [path/to/gpubench]
-#   LAUNCHES=5 LOAD=2 RATE=500mbit SLOW_RATE=100mbit SCENARIOS="host link" (environment)
+#   LAUNCHES=5 LOAD=2 RATE=200mbit SLOW_RATE=40mbit SCENARIOS="host link" (environment);
+#   KEEP=DIR keeps each launch's console and result file there.
 set -euo pipefail
 gpubench=$(realpath "${1:-build/gpubench}")
 launches=${LAUNCHES:-5}
 load=${LOAD:-2}
-rate=${RATE:-500mbit}
-slow_rate=${SLOW_RATE:-100mbit}
+rate=${RATE:-200mbit}
+slow_rate=${SLOW_RATE:-40mbit}
 scenarios=${SCENARIOS:-host link}
 hosts=6 slow_host=4 link_a=2 link_b=5
 here=$(cd "$(dirname "$0")" && pwd)
@@ -61,6 +62,7 @@ run_scenario() {
       --cluster-timeout 60 --out "$tmp/$scenario-$l.json" >"$out" 2>&1 ||
       { cat "$out"; echo "FAIL: launch $l of ($scenario) did not finish"; exit 1; }
     took=$(python3 -c "print(round($(date +%s.%N) - $start, 1))")
+    [[ -n ${KEEP:-} ]] && mkdir -p "$KEEP" && cp "$out" "$tmp/$scenario-$l.json" "$KEEP/"
     got=$(named "$out" | paste -sd, -)
     rest=$(unconfirmed "$out" | paste -sd, -)
     remeasured=$(sed -n 's/^# cluster: \(re-measuring .*\)/\1/p' "$out")

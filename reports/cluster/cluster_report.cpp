@@ -281,6 +281,13 @@ std::vector<section> one_cluster(const run_input& run, const suspect_options& op
              "the launch was cut short before it), so its suspects come from one pass of "
              "measurements."});
   if (!verdict.unconfirmed.empty()) s.blocks.push_back(unconfirmed_table(verdict.unconfirmed));
+  if (!verdict.unsteady.empty()) {
+    std::string list;
+    for (const auto& u : verdict.unsteady)
+      list += (list.empty() ? "" : "; ") + u;
+    s.blocks.emplace_back(note{"Not judged, too unsteady to name anyone (" +
+                               std::to_string(verdict.unsteady.size()) + "): " + list + "."});
+  }
   if (suspects.size() > max_suspect_rows)
     s.blocks.emplace_back(note{"The first " + std::to_string(max_suspect_rows) + " of " +
                                std::to_string(suspects.size()) + " suspects are listed."});

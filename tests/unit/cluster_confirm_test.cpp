@@ -27,6 +27,7 @@ struct cluster_builder {
   std::map<std::pair<std::size_t, std::size_t>, double> bw_factor;       // pair -> bandwidth x
   std::map<std::pair<std::size_t, std::size_t>, double> latency_factor;  // pair -> latency x
   std::set<std::size_t> slow_nodes;                                      // every pair at 1/4
+  double latency_tail = 0;  // each latency pair's p99 over its median (0: no p99)
 
   static core::case_result host_copy(double median, double noise) {
     core::case_result r;
@@ -78,9 +79,11 @@ struct cluster_builder {
       m.p99.assign(core::pair_count(n), std::nullopt);
       m.count.assign(core::pair_count(n), 100);
       for (std::size_t a = 0; a < n; ++a)
-        for (std::size_t b = a + 1; b < n; ++b)
-          m.median[pair_index(a, b, n)] =
-              (latency ? 10.0 : 1.0) * wobble(a + b) * pair_factor(a, b, latency);
+        for (std::size_t b = a + 1; b < n; ++b) {
+          const std::size_t i = pair_index(a, b, n);
+          m.median[i] = (latency ? 10.0 : 1.0) * wobble(a + b) * pair_factor(a, b, latency);
+          if (latency && latency_tail > 0) m.p99[i] = *m.median[i] * latency_tail;
+        }
       c.pairs.push_back(m);
     }
     core::result_file out;
@@ -234,6 +237,32 @@ TEST(ClusterConfirm, StablePointRuleJudgesOnlyPointsWhoseSamplesAgree) {
   for (auto& node : bare.cluster->nodes)
     node.results[0].points[0].samples.clear();
   EXPECT_EQ(who(find_suspects(bare)), strings{"node n2"});
+}
+
+// Latency pairs whose typical p99 is 50 times the median (round trips waiting for a CPU on a
+// loaded machine) name no one, however slow one pair's median; a steady measurement does.
+TEST(ClusterConfirm, StablePointRuleForPairsJudgesOnlyMeasurementsWithATameTail) {
+  cluster_builder loaded;
+  loaded.latency_factor[{1, 3}] = 2.4;
+  loaded.latency_tail = 50;
+  const auto v = judge(loaded.file());
+  EXPECT_TRUE(v.named.empty()) << v.named[0].evidence;
+  ASSERT_EQ(v.unsteady.size(), 1u);
+  EXPECT_EQ(v.unsteady[0],
+            "net.tcp.latency 8B (streams=1): the typical pair's p99 is 50.00x its "
+            "median");
+  testing::internal::CaptureStdout();
+  finish_run(loaded.file(), false);
+  const std::string out = testing::internal::GetCapturedStdout();
+  EXPECT_NE(out.find("# not judged: 1 measurement(s) too unsteady to name anyone: "
+                     "net.tcp.latency 8B"),
+            std::string::npos)
+      << out;
+
+  cluster_builder steady = loaded;
+  steady.latency_tail = 2;
+  EXPECT_EQ(who(find_suspects(steady.file())), strings{"link n1-n3"});
+  EXPECT_TRUE(judge(steady.file()).unsteady.empty());
 }
 
 TEST(ClusterConfirm, ASlowNodeByItsPairsIsMeasuredAgainstPartnersThatAreNoCandidates) {
