@@ -56,7 +56,8 @@ block overview(const core::cluster_section& c, const suspect_options& o) {
       (c.concurrency ? ", at most " + std::to_string(c.concurrency) + " pairs at once" : "") +
       ". Suspects are named from this file alone with robust statistics across the cluster: a "
       "figure is an outlier when it is worse than the cluster median by more than " +
-      format_value(o.deviation) + " scaled MADs (1.4826 x MAD) and by at least " +
+      format_value(o.deviation) +
+      " scaled MADs on the log scale (1.4826 x the MAD of the logarithms) and by at least " +
       percent(o.min_change) + " (" + percent(o.min_latency_change) +
       " for latency); a node is slow when its own results are outliers among the nodes or more "
       "than " +
