@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <set>
 
 #include "cluster/first_look.hpp"
@@ -78,8 +79,23 @@ confirm_plan plan_confirmation(const core::cluster_section& c, const suspect_opt
   std::vector<entry> all;
   for (const auto& [i, f] : look.nodes)
     all.push_back({candidate_strength(f), {i, std::nullopt}, &f});
-  for (const auto& [ab, f] : look.links)
-    all.push_back({candidate_strength(f), {ab.first, ab.second}, &f});
+  // Links: every one with a finding of its own; of those only behind a node (its slow pairs),
+  // the slowest confirm_partners per node, so a slow node's N-1 pairs are not all measured again.
+  std::map<std::size_t, std::vector<entry>> behind;
+  for (const auto& [ab, f] : look.links) {
+    const entry e{candidate_strength(f), {ab.first, ab.second}, &f};
+    const auto own = std::find_if(f.begin(), f.end(), [](const finding& x) { return !x.behind; });
+    if (own != f.end())
+      all.push_back(e);
+    else
+      behind[*f.front().behind].push_back(e);
+  }
+  for (auto& [node, links] : behind) {
+    std::stable_sort(links.begin(), links.end(),
+                     [](const entry& x, const entry& y) { return x.strength > y.strength; });
+    for (std::size_t i = 0; i < links.size() && i < confirm_partners; ++i)
+      all.push_back(links[i]);
+  }
   std::stable_sort(all.begin(), all.end(),
                    [](const entry& x, const entry& y) { return x.strength > y.strength; });
   if (all.size() > max_confirm_candidates) all.resize(max_confirm_candidates);

@@ -89,7 +89,8 @@ void local_findings(const core::cluster_section& c, const suspect_options& optio
       if (!ref.is_outlier(e.value, options)) continue;
       out.nodes[e.node].push_back({true, lc.benchmark, lc.params, lc.bytes, e.value, ref, lc.unit,
                                    lc.label + ": " + against(e.value, ref.median, lc.unit) +
-                                       " over " + std::to_string(lc.entries.size()) + " nodes"});
+                                       " over " + std::to_string(lc.entries.size()) + " nodes",
+                                   std::nullopt});
     }
   }
 }
@@ -176,7 +177,8 @@ void pair_findings(const core::cluster_section& c, const core::pair_measurement&
     out.nodes[a].push_back({false, m.benchmark, m.params, m.bytes, v, ref, m.unit,
                             label + ": median " + against(v, ref.median, m.unit) + "; " +
                                 std::to_string(slow[a]) + " of " + std::to_string(measured[a]) +
-                                " pairs slow"});
+                                " pairs slow",
+                            std::nullopt});
   }
   // A pair is judged only by pairs free of slow nodes; one that is slow in a round where most
   // of the other pairs were slow too is a moment (a busy switch, a noisy start), not a link.
@@ -195,14 +197,29 @@ void pair_findings(const core::cluster_section& c, const core::pair_measurement&
     }
     return others > 0 && 2 * slow_others > others;
   };
+  // A slow pair of a node slow by its pairs is that node's evidence; where some of the node's
+  // pairs were not slow, it is kept as a link finding "behind" the node, which stands only once
+  // the node did not reproduce and the pair, measured again, did (suspects.cpp): a slow link and
+  // two noisy pairs make 3 of 5. A node slow with every partner hides no link.
+  auto hides_links = [&](std::size_t x) { return slow_node[x] && slow[x] < measured[x]; };
   for (std::size_t a = 0, i = 0; a < n; ++a)
     for (std::size_t b = a + 1; b < n; ++b, ++i) {
-      if (!counts(a, b)) continue;
+      if (!m.median[i] || !node_answered(c.nodes[a]) || !node_answered(c.nodes[b]) ||
+          (slow_node[a] && slow_node[b]) || (slow_node[a] && !hides_links(a)) ||
+          (slow_node[b] && !hides_links(b)))
+        continue;
       const double v = *m.median[i];
       if (!ref.is_outlier(v, options) || slow_moment(a, b)) continue;
-      out.links[{a, b}].push_back({false, m.benchmark, m.params, m.bytes, v, ref, m.unit,
-                                   label + ": " + against(v, ref.median, m.unit) +
-                                       "; both ends fine with their other pairs"});
+      finding f{false,       m.benchmark, m.params, m.bytes,
+                v,           ref,         m.unit,   label + ": " + against(v, ref.median, m.unit),
+                std::nullopt};
+      if (slow_node[a] || slow_node[b]) {
+        f.behind = slow_node[a] ? a : b;
+        f.text += "; one of " + c.nodes[*f.behind].name + "'s slow pairs";
+      } else {
+        f.text += "; both ends fine with their other pairs";
+      }
+      out.links[{a, b}].push_back(std::move(f));
     }
 }
 

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -29,14 +30,17 @@ struct finding {
   reference ref;     // the cluster's figures it was judged against
   std::string unit;
   std::string text;  // the evidence in words: "memory.host.copy 64K (threads=1): ..."
+  // A link finding behind a node: one of the slow pairs of this node, slow by its pairs in the
+  // same measurement (it counts only once that node is not named and the pair reproduced).
+  std::optional<std::size_t> behind;
 
   double change() const { return ref.bad_change(value); }
 };
 
 struct first_look {
   std::map<std::size_t, std::vector<finding>> nodes;
-  // Every slow pair whose ends are not slow nodes by their pairs in that measurement; the
-  // verdict drops a link whose end is a named node (in any measurement).
+  // Every slow pair (a slow node's own pairs marked `behind`); the verdict drops a link whose
+  // end is a named node (in any measurement).
   std::map<std::pair<std::size_t, std::size_t>, std::vector<finding>> links;
   std::vector<std::string> unsteady;  // measurements not judged (the stable-point rule)
 };

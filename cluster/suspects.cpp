@@ -115,8 +115,14 @@ cluster_verdict judge(const core::result_file& file, const suspect_options& opti
   for (const auto& [ab, findings] : look.links) {
     if (named_node[ab.first] || named_node[ab.second]) continue;
     std::vector<judged> j;
-    for (const auto& f : findings)
-      j.push_back({f, link_again(c, ab.first, ab.second, f, options)});
+    for (const auto& f : findings) {
+      auto second = link_again(c, ab.first, ab.second, f, options);
+      // Behind a node that is not named: the pair counts once measured again (one pass
+      // called it that node's evidence, not a link).
+      if (f.behind && second.state == second_look::not_taken) continue;
+      j.push_back({f, std::move(second)});
+    }
+    if (j.empty()) continue;
     const bool stands = state_of(j) != second_look::not_reproduced;
     (stands ? named : unconfirmed)
         .emplace_back(strength(j), merge(suspect_kind::link, c.nodes[ab.first].name,

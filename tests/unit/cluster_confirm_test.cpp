@@ -329,7 +329,7 @@ TEST(ClusterConfirm, ASlowLinkIsNamedWhenItsEndsNoisyFigureDidNotReproduce) {
   const std::size_t n = b.n;
   measure_again(
       f,
-      [n, &f](std::size_t a, std::size_t c, const core::pair_measurement& m) {
+      [n](std::size_t a, std::size_t c, const core::pair_measurement& m) {
         if (m.better == "lower") return 10.0;   // latency: the moment passed
         return *m.median[pair_index(a, c, n)];  // bandwidth: the link is still slow
       },
@@ -339,6 +339,29 @@ TEST(ClusterConfirm, ASlowLinkIsNamedWhenItsEndsNoisyFigureDidNotReproduce) {
   EXPECT_EQ(v.named[0].benchmark, "net.tcp.bandwidth");
   EXPECT_EQ(v.named[0].check, second_look::confirmed);
   EXPECT_EQ(who(v.unconfirmed), (strings{"node n5", "link n2-n4"}));
+}
+
+// A slow link n2-n4 and two noisy pairs of n2 make 3 of its 5 pairs slow: one pass names the
+// node n2. Measured again, n2 is fine with other partners, n2-n4 alone is still slow: the link.
+TEST(ClusterConfirm, ASlowLinkBehindANodeThatDidNotReproduceIsNamed) {
+  cluster_builder b;
+  b.bw_factor[{2, 4}] = 0.25;
+  b.bw_factor[{1, 2}] = 0.7;
+  b.bw_factor[{2, 5}] = 0.7;
+  auto f = b.file();
+  EXPECT_EQ(who(find_suspects(f)), strings{"node n2"});
+  const std::size_t n = b.n;
+  measure_again(
+      f,
+      [n](std::size_t a, std::size_t c, const core::pair_measurement& m) {
+        return a == 2 && c == 4 ? *m.median[pair_index(a, c, n)] : usual_pair(a, c, m);
+      },
+      same_local);
+  const auto v = judge(f);
+  ASSERT_EQ(who(v.named), strings{"link n2-n4"});
+  EXPECT_EQ(v.named[0].check, second_look::confirmed);
+  EXPECT_NE(v.named[0].evidence.find("one of n2's slow pairs"), std::string::npos);
+  EXPECT_EQ(who(v.unconfirmed), (strings{"node n2", "link n1-n2", "link n2-n5"}));
 }
 
 // A second look cut short: what was measured again is judged, the rest keeps the first look's
