@@ -92,7 +92,6 @@ void confirm_candidates(core::result_file& file, const confirm_launch& launch) {
   cluster.confirmation = core::cluster_confirmation{};
   auto& k = *cluster.confirmation;
   k.candidates = plan.candidates;
-  k.reference = plan.reference;
   if (plan.empty()) {
     k.complete = true;
     launch.write();
@@ -106,7 +105,7 @@ void confirm_candidates(core::result_file& file, const confirm_launch& launch) {
       fmt::format("# cluster: re-measuring {} candidate(s): {}", plan.candidates.size(), names));
   launch.write();
 
-  // Local points again, every candidate node at once, with the reference node beside them.
+  // The flagged local points again, on every node at once.
   if (!plan.local.empty()) {
     std::map<int, nlohmann::json> commands;
     for (const auto& rerun : plan.local) {

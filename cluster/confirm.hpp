@@ -1,5 +1,5 @@
 // The second look on a launch: after the pair rounds rank 0 plans it (confirm_plan.hpp), has
-// the candidate nodes run their flagged local points again beside a healthy node, measures
+// every node run the candidates' flagged local points again at once, measures
 // their pairs again against partners that are no candidates and each candidate link's pair
 // again, and records every second figure in the file (cluster.confirmation), from which the
 // verdict is judged (suspects.hpp). Built with MPI only. docs/cluster.md "The second look".

@@ -1,7 +1,6 @@
 #include "cluster/confirm_plan.hpp"
 
 #include <algorithm>
-#include <cmath>
 #include <map>
 #include <set>
 
@@ -16,23 +15,6 @@ double candidate_strength(const std::vector<finding>& f) {
   for (const auto& x : f)
     best = std::max(best, x.change());
   return best;
-}
-
-// How far a node's first figures at `points` are from the cluster's (sum of |log ratio| to the
-// median of the nodes): the reference beside the candidates is the most typical free node.
-double distance_from_typical(const core::cluster_section& c, std::size_t node,
-                             const std::vector<finding>& points) {
-  double sum = 0;
-  for (const auto& f : points) {
-    double d = 1;  // a node that lacks the point is a poor reference
-    for (const auto& r : c.nodes[node].results)
-      if (r.status == core::case_status::ok && r.benchmark == f.benchmark && r.params == f.params)
-        for (const auto& p : r.points)
-          if (p.bytes == f.bytes && p.stats.median > 0 && f.ref.median > 0)
-            d = std::abs(std::log(p.stats.median / f.ref.median));
-    sum += d;
-  }
-  return sum;
 }
 
 // Greedy steps: each pair in the first step where neither end is busy and there is room.
@@ -119,25 +101,24 @@ confirm_plan plan_confirmation(const core::cluster_section& c, const suspect_opt
   }
 
   std::vector<pair_rerun> pairs;
-  std::vector<finding> flagged;  // every flagged local point, for the reference node
-  std::size_t next = 0;          // spreads the candidates over the partners
+  std::vector<local_point> flagged;  // every flagged local point, once
+  std::set<std::string> seen;
+  std::size_t next = 0;  // spreads the candidates over the partners
   for (const auto& e : all) {
     if (e.ref.b) {
       pairs.push_back({e.ref.a, *e.ref.b, std::nullopt});
       continue;
     }
     const std::size_t node = e.ref.a;
-    local_rerun rerun{node, {}};
     bool by_pairs = false;
     for (const auto& f : *e.findings) {
       if (!f.local) {
         by_pairs = true;
         continue;
       }
-      rerun.points.push_back({f.benchmark, f.params, f.bytes});
-      flagged.push_back(f);
+      if (seen.insert(f.benchmark + "|" + f.params.dump() + "|" + std::to_string(f.bytes)).second)
+        flagged.push_back({f.benchmark, f.params, f.bytes});
     }
-    if (!rerun.points.empty()) plan.local.push_back(std::move(rerun));
     if (!by_pairs) continue;
     std::vector<std::size_t> pool = free;
     if (pool.empty())
@@ -150,29 +131,11 @@ confirm_plan plan_confirmation(const core::cluster_section& c, const suspect_opt
     next += confirm_partners;
   }
   plan.steps = into_steps(pairs, concurrency);
-
-  if (!flagged.empty()) {
-    const auto& pool = free.empty() ? fallback : free;
-    std::optional<std::size_t> best;
-    double best_distance = 0;
-    for (const auto i : pool) {
-      if (node_candidates.count(i)) continue;
-      const double d = distance_from_typical(c, i, flagged);
-      if (!best || d < best_distance) {
-        best = i;
-        best_distance = d;
-      }
-    }
-    if (best) {
-      plan.reference = best;
-      local_rerun beside{*best, {}};
-      std::set<std::string> seen;
-      for (const auto& f : flagged)
-        if (seen.insert(f.benchmark + "|" + f.params.dump() + "|" + std::to_string(f.bytes)).second)
-          beside.points.push_back({f.benchmark, f.params, f.bytes});
-      plan.local.push_back(std::move(beside));
-    }
-  }
+  // The flagged points on every node at once: the candidates beside the whole cluster, at the
+  // same moment, as in the local phase.
+  if (!flagged.empty())
+    for (std::size_t i = 0; i < c.nodes.size(); ++i)
+      if (node_answered(c.nodes[i])) plan.local.push_back({i, flagged});
   return plan;
 }
 

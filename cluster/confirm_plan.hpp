@@ -1,7 +1,8 @@
 // What the second look measures again (cluster/confirm.cpp runs it on rank 0): the candidates
-// of the first look; each candidate node's flagged local points, run again beside one healthy
-// node; each candidate node's pairs against partners that are no candidates; each candidate
-// link's pair. Pure, so the plan is unit-tested. docs/cluster.md "The second look".
+// of the first look; the flagged local points, run again on every node at once (a fresh cluster
+// to judge the candidates against); each candidate node's pairs against partners that are no
+// candidates; each candidate link's pair. Pure, so the plan is unit-tested. docs/cluster.md
+// "The second look".
 #pragma once
 
 #include <cstddef>
@@ -41,8 +42,7 @@ struct pair_rerun {
 
 struct confirm_plan {
   std::vector<core::candidate_ref> candidates;
-  std::vector<local_rerun> local;        // the candidates' points, then the reference node's
-  std::optional<std::size_t> reference;  // the healthy node run beside them
+  std::vector<local_rerun> local;  // every answering node, the flagged points (none: no step)
   // The pairs in steps: every node in at most one pair of a step, at most `concurrency` pairs.
   std::vector<std::vector<pair_rerun>> steps;
 

@@ -10,17 +10,19 @@ namespace gpubench::cluster {
 
 namespace {
 
-// The node's figure for the finding's local point in the second look.
-std::optional<double> second_local_figure(const core::cluster_confirmation& k, std::size_t node,
-                                          const finding& f) {
-  for (const auto& n : k.nodes) {
-    if (n.node != node) continue;
-    for (const auto& r : n.results) {
-      if (r.status != core::case_status::ok || r.benchmark != f.benchmark || r.params != f.params)
-        continue;
-      for (const auto& p : r.points)
-        if (p.bytes == f.bytes && std::isfinite(p.stats.median)) return p.stats.median;
-    }
+// A node's second figure (and its samples' spread) at the finding's local point.
+struct second_point {
+  double median = 0;
+  std::optional<double> spread;
+};
+
+std::optional<second_point> second_local_figure(const core::confirm_node& n, const finding& f) {
+  for (const auto& r : n.results) {
+    if (r.status != core::case_status::ok || r.benchmark != f.benchmark || r.params != f.params)
+      continue;
+    for (const auto& p : r.points)
+      if (p.bytes == f.bytes && std::isfinite(p.stats.median))
+        return second_point{p.stats.median, relative_spread(p.samples)};
   }
   return std::nullopt;
 }
@@ -47,25 +49,28 @@ again node_again(const core::cluster_section& c, std::size_t node, const finding
   if (!c.confirmation) return {};
   const auto& k = *c.confirmation;
   if (f.local) {
-    const auto x = second_local_figure(k, node, f);
+    // The second look ran the point on every node at once: the candidate is judged against
+    // that fresh cluster, at the same moment, with the first look's rules.
+    std::optional<double> x;
+    std::vector<double> values, spreads;
+    for (const auto& n : k.nodes) {
+      if (n.node >= c.nodes.size() || !node_answered(c.nodes[n.node])) continue;
+      const auto p = second_local_figure(n, f);
+      if (!p) continue;
+      values.push_back(p->median);
+      if (p->spread) spreads.push_back(*p->spread);
+      if (n.node == node) x = p->median;
+    }
     if (!x) return {};
     std::string words = "again " + core::format_value(*x) + " " + f.unit + ratio(*x, f.ref);
-    bool reproduced = f.ref.is_outlier(*x, options);
-    // The healthy node measured at the same moment: a machine busier than in the first pass
-    // slows it as much, and the candidate must still be worse than it by the relative floor.
-    if (k.reference && *k.reference != node) {
-      if (const auto r = second_local_figure(k, *k.reference, f)) {
-        reference beside;
-        beside.median = *r;
-        beside.higher_is_better = f.ref.higher_is_better;
-        const double floor =
-            f.ref.higher_is_better ? options.min_change : options.min_latency_change;
-        reproduced = reproduced && beside.bad_change(*x) >= floor;
-        words += ", beside it " + c.nodes[*k.reference].name + " " + core::format_value(*r) + " " +
-                 f.unit;
-      }
-    }
-    return verdict(*x, reproduced, std::move(words));
+    if (values.size() < min_nodes_for_verdict)  // too few beside it: the first look's cluster
+      return verdict(*x, f.ref.is_outlier(*x, options), std::move(words));
+    const reference now = make_reference(values, f.ref.higher_is_better);
+    words += ", cluster median again " + core::format_value(now.median) + " " + f.unit + " (" +
+             std::to_string(values.size()) + " nodes)";
+    if (!spreads.empty() && median_of(spreads) > options.max_local_spread)
+      return verdict(*x, false, std::move(words) + ", unsteady");
+    return verdict(*x, now.is_outlier(*x, options), std::move(words));
   }
   std::vector<double> values;
   std::size_t slow = 0;

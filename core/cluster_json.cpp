@@ -213,7 +213,6 @@ json confirmation_to_json(const cluster_confirmation& c) {
               {"pairs", std::move(pairs)},
               {"nodes", std::move(nodes)},
               {"failures", std::move(failures)}};
-  if (c.reference) out["reference"] = *c.reference;
   return out;
 }
 
@@ -269,7 +268,6 @@ cluster_confirmation confirmation_from_json(const json& j, const std::string& pa
   for (std::size_t i = 0; i < candidates.size(); ++i)
     c.candidates.push_back(
         read_candidate(candidates[i], path + ".candidates[" + std::to_string(i) + "]", n));
-  if (j.contains("reference")) c.reference = node_index(j["reference"], path + ".reference", n);
   const json& pairs = array(field(j, path, "pairs"), path + ".pairs");
   for (std::size_t i = 0; i < pairs.size(); ++i)
     c.pairs.push_back(read_confirm_pair(pairs[i], path + ".pairs[" + std::to_string(i) + "]", n));

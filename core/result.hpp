@@ -140,15 +140,14 @@ struct confirm_pair {
 
 struct confirm_node {
   std::size_t node = 0;
-  std::vector<case_result> results;  // the flagged local cases run again, one size each
+  std::vector<case_result> results;  // the flagged local points run again, one size each
 };
 
 struct cluster_confirmation {
   bool complete = false;  // every planned measurement came back
   std::vector<candidate_ref> candidates;
-  std::optional<std::size_t> reference;  // the healthy node run beside the local candidates
   std::vector<confirm_pair> pairs;
-  std::vector<confirm_node> nodes;
+  std::vector<confirm_node> nodes;  // the flagged local points, run again on every node at once
   std::vector<pair_failure> failures;
 };
 

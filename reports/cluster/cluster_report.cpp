@@ -64,8 +64,8 @@ block overview(const core::cluster_section& c, const suspect_options& o) {
       percent(o.pair_share) +
       " of its pairs are outliers; a link is slow when its pair is an outlier while both ends "
       "are fine with the other nodes. Before it is named, each candidate is measured again (its "
-      "local points beside a healthy node, its pairs against other partners, a link's pair "
-      "once more): only what reproduces is named (docs/cluster.md)."};
+      "local points run again on every node at once, its pairs against other partners, a "
+      "link's pair once more): only what reproduces is named (docs/cluster.md)."};
 }
 
 std::string kind_text(const suspect& s) {

@@ -115,7 +115,7 @@ def trimmed_result(path, results=2, points=2, samples=5):
 
 
 # A cluster of three with its second look (format 1.2): one node candidate measured again
-# against a partner and beside a reference node, one link candidate measured again.
+# against a partner and its local point run again, one link candidate measured again.
 CLUSTER_CONFIRM = {
     "schema": "gpubench.result/1.2",
     "tool": {"name": "gpubench", "version": "0.1.0", "git": "abc"},
@@ -133,7 +133,6 @@ CLUSTER_CONFIRM = {
         "confirmation": {
             "complete": False,
             "candidates": [{"kind": "link", "a": 0, "b": 2}, {"kind": "node", "a": 1}],
-            "reference": 0,
             "pairs": [{"a": 0, "b": 2, "for": "link", "figures": [
                           {"benchmark": "net.tcp.bandwidth", "params": {"streams": 1},
                            "bytes": 1048576, "median": 0.21, "p99": 0.24, "count": 5}]},
