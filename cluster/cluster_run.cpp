@@ -13,6 +13,7 @@
 
 #include "cluster/cluster_progress.hpp"
 #include "cluster/cluster_stop.hpp"
+#include "cluster/confirm.hpp"
 #include "cluster/launch_secret.hpp"
 #include "cluster/mpi_messages.hpp"
 #include "cluster/pair_roles.hpp"
@@ -253,6 +254,10 @@ class mpi_launch final : public launch {
       if (what == "pair") {
         if (!send_json(0, tag_report, pair_role(cmd->doc), after(m_timeout)))
           abort_job(m_rank, "rank 0 did not take this pair's report");
+      } else if (what == local_again_command) {
+        if (!send_json(0, tag_report, run_local_again(cmd->doc, m_work.local, *m_ctx),
+                       after(3 * m_timeout)))
+          abort_job(m_rank, "rank 0 did not take this node's second look");
       } else if (what == "collectives") {
         run_collectives();
         return;
@@ -390,6 +395,20 @@ class mpi_launch final : public launch {
       say(fmt::format("# cluster: pair round {}/{} done ({} pairs); {}", r + 1, rounds.size(),
                       rounds[r].size(), progress.text()));
     }
+
+    // 2b. The second look at the suspects before they are named (cluster/confirm.hpp).
+    std::vector<int> node_leaders;
+    for (std::size_t i = 0; i < n; ++i)
+      node_leaders.push_back(leader(i));
+    confirm_candidates(
+        m_file,
+        {node_leaders, m_node_of_rank, m_timeout, m_options.pair_concurrency,
+         [this](const nlohmann::json& cmd) { return pair_role(cmd); },
+         [this](const nlohmann::json& cmd) { return run_local_again(cmd, m_work.local, *m_ctx); },
+         [this](const std::set<std::size_t>& nodes, const std::string& when) {
+           stalled(nodes, when);
+         },
+         [this] { write(); }, [this](const std::string& line) { say(line); }});
 
     // 3. Allreduce scaling over every rank.
     const auto start = after(m_timeout);

@@ -34,9 +34,16 @@ double reference::bad_change(double x) const {
                    : -std::numeric_limits<double>::infinity();
 }
 
+namespace {
+// The logarithm of a figure; a figure of 0 (nothing moved) is as far as can be.
+double log_of(double x) {
+  return std::log(std::max(x, std::numeric_limits<double>::min()));
+}
+}  // namespace
+
 double reference::robust_z(double x) const {
-  const double diff = std::abs(x - median);
-  if (scaled_mad > 0) return diff / scaled_mad;
+  const double diff = std::abs(log_of(x) - log_median);
+  if (log_mad > 0) return diff / log_mad;
   return diff > 0 ? std::numeric_limits<double>::infinity() : 0;
 }
 
@@ -49,8 +56,20 @@ reference make_reference(const std::vector<double>& values, bool higher_is_bette
   reference r;
   r.higher_is_better = higher_is_better;
   r.median = median_of(values);
-  r.scaled_mad = mad_scale * mad_of(values, r.median);
+  std::vector<double> logs;
+  logs.reserve(values.size());
+  for (const double v : values)
+    logs.push_back(log_of(v));
+  r.log_median = median_of(logs);
+  r.log_mad = mad_scale * mad_of(logs, r.log_median);
   return r;
+}
+
+std::optional<double> relative_spread(const std::vector<double>& samples) {
+  if (samples.size() < 3) return std::nullopt;
+  const double m = median_of(samples);
+  if (!(m > 0)) return std::nullopt;
+  return mad_scale * mad_of(samples, m) / m;
 }
 
 bool node_answered(const core::cluster_node& n) {

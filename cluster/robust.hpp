@@ -21,22 +21,32 @@ double median_of(std::vector<double> values);  // NaN for none
 // Median absolute deviation from `center` (not yet scaled).
 double mad_of(const std::vector<double>& values, double center);
 
-// Where a figure sits against the cluster: the median, the spread and which way is bad.
+// Where a figure sits against the cluster: the median, the spread and which way is bad. The
+// spread is taken on the logarithm of the figures: bandwidth and latency vary by factors, and a
+// bandwidth figure cannot fall below 0, so on a linear scale a cluster whose healthy figures
+// spread by a quarter could never name a link however slow (4 scaled MADs reach below 0).
 struct reference {
-  double median = 0;
-  double scaled_mad = 0;
+  double median = 0;      // of the figures
+  double log_median = 0;  // of their logarithms
+  double log_mad = 0;     // scaled MAD of their logarithms
   bool higher_is_better = true;
 
   // Relative change from the median in the bad direction (0.75: a quarter of the median
   // bandwidth, or 75% more latency); negative when better than the median.
   double bad_change(double x) const;
-  // Robust z: |x - median| / scaled MAD (infinite for any difference when the MAD is 0).
+  // Robust z on the log scale: |log x - log median| / scaled MAD of the logs (infinite for any
+  // difference when that MAD is 0).
   double robust_z(double x) const;
   // Worse than the median by both the robust z and the relative floor.
   bool is_outlier(double x, const suspect_options& options) const;
 };
 
 reference make_reference(const std::vector<double>& values, bool higher_is_better);
+
+// How far one node's samples of one point scatter: their scaled MAD over their median (robust to
+// the odd preempted sample, unlike the coefficient of variation); nullopt without at least 3
+// samples or with a median of 0.
+std::optional<double> relative_spread(const std::vector<double>& samples);
 
 // Each node's median over its measured pairs with other answering nodes (nullopt: none).
 std::vector<std::optional<double>> node_pair_medians(const core::cluster_section& c,

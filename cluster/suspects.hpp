@@ -1,7 +1,8 @@
 // The verdict of a cluster run: which node or which link (node pair) is the slow one, named
 // from the result file alone with robust statistics (median and MAD across the cluster), so
-// `run` (console, --fail-on-suspect), `report` and `compare` reach the same verdict.
-// docs/cluster.md gives the method, the thresholds and their defaults.
+// `run` (console, --fail-on-suspect), `report` and `compare` reach the same verdict. A file with
+// a second look (format 1.2) names only what reproduced when measured again; the rest is listed
+// as unconfirmed. docs/cluster.md gives the method, the thresholds and their defaults.
 #pragma once
 
 #include <string>
@@ -13,6 +14,11 @@ namespace gpubench::cluster {
 
 enum class suspect_kind { node, link };
 
+// What the second look said of a suspect: not taken (no second figure in the file: a file
+// before format 1.2, a launch cut short, a stopped node), confirmed (a finding reproduced), or
+// not reproduced (measured again, every finding within the thresholds).
+enum class second_look { not_taken, confirmed, not_reproduced };
+
 struct suspect {
   suspect_kind kind = suspect_kind::node;
   std::string node;           // the node; for a link, its first end
@@ -22,6 +28,8 @@ struct suspect {
   double cluster_median = 0;  // the same figure's median across the cluster
   std::string unit;
   std::string evidence;  // plain words: "n03: 0.25 GB/s on 6 of 7 pairs, cluster median 1.00 GB/s"
+  second_look check = second_look::not_taken;
+  double again = 0;  // the strongest finding's second figure (check != not_taken)
 };
 
 struct suspect_options {
@@ -31,9 +39,27 @@ struct suspect_options {
   // software and varies by a third between identical hosts, so a slow path must be 1.5x.
   double min_latency_change = 0.5;
   double pair_share = 0.5;  // a node whose outlier pairs are more than this share of its pairs
+  // The stable-point rule: a node-local point whose typical node's samples scatter by more than
+  // this (scaled MAD over median) measures the moment, not the node, and names no one ...
+  double max_local_spread = 0.10;
+  // ... and a pair measurement whose typical pair has its p99 more than this many times its
+  // median (round trips waiting for a CPU, not for the path) names no one either.
+  double max_pair_tail = 5.0;
 };
 
-// Suspects in the cluster section of `file` (none without one), slow nodes first.
+struct cluster_verdict {
+  std::vector<suspect> named;        // stopped nodes, slow nodes, slow links, in that order
+  std::vector<suspect> unconfirmed;  // measured again and not reproduced: not named
+  bool second_look = false;          // the file holds a second look (its confirmation)
+  // Measurements too unsteady to name anyone (the stable-point rule), in words:
+  // "net.tcp.latency 8B (streams=1): the typical pair's p99 is 49x its median".
+  std::vector<std::string> unsteady;
+};
+
+// The verdict on the cluster section of `file` (empty without one).
+cluster_verdict judge(const core::result_file& file, const suspect_options& options = {});
+
+// The named suspects (judge(...).named): stopped nodes, then slow nodes, then slow links.
 std::vector<suspect> find_suspects(const core::result_file& file,
                                    const suspect_options& options = {});
 

@@ -21,17 +21,52 @@ bool any_failed(const core::result_file& file) {
   return false;
 }
 
+std::string second_words(const suspect& s) {
+  switch (s.check) {
+    case second_look::confirmed:
+      return fmt::format(", again {:.4g} {} (confirmed)", s.again, s.unit);
+    case second_look::not_reproduced:
+      return fmt::format(", again {:.4g} {} (not reproduced)", s.again, s.unit);
+    case second_look::not_taken:
+      break;
+  }
+  return " (not re-measured)";
+}
+
+void print_line(const char* what, const suspect& s) {
+  if (s.benchmark.empty()) {  // a stopped node: no figure
+    fmt::print("# {} node {}: {}\n", what, s.node, s.evidence);
+    return;
+  }
+  fmt::print("# {} {} {}{}: {} {:.4g} {} against cluster median {:.4g} {}{}: {}\n", what,
+             s.kind == suspect_kind::node ? "node" : "link", s.node,
+             s.peer.empty() ? "" : " - " + s.peer, s.benchmark, s.value, s.unit, s.cluster_median,
+             s.unit, second_words(s), s.evidence);
+}
+
 }  // namespace
 
 int finish_run(const core::result_file& file, bool fail_on_suspect) {
   const bool failed = any_failed(file);
-  const auto suspects = find_suspects(file);
+  const auto verdict = judge(file);
+  const auto& suspects = verdict.named;
   fmt::print("# suspects: {}\n", suspects.empty() ? "none" : std::to_string(suspects.size()));
   for (const auto& s : suspects)
-    fmt::print("# suspect {} {}{}: {} {:.4g} {} against cluster median {:.4g} {}: {}\n",
-               s.kind == suspect_kind::node ? "node" : "link", s.node,
-               s.peer.empty() ? "" : " - " + s.peer, s.benchmark, s.value, s.unit, s.cluster_median,
-               s.unit, s.evidence);
+    print_line("suspect", s);
+  if (!verdict.unconfirmed.empty())
+    fmt::print("# unconfirmed: {} (measured again, not reproduced: not named)\n",
+               verdict.unconfirmed.size());
+  for (const auto& s : verdict.unconfirmed)
+    print_line("unconfirmed", s);
+  if (!verdict.unsteady.empty()) {
+    std::string list;
+    for (std::size_t i = 0; i < verdict.unsteady.size() && i < 3; ++i)
+      list += (i ? "; " : "") + verdict.unsteady[i];
+    if (verdict.unsteady.size() > 3)
+      list += fmt::format("; and {} more", verdict.unsteady.size() - 3);
+    fmt::print("# not judged: {} measurement(s) too unsteady to name anyone: {}\n",
+               verdict.unsteady.size(), list);
+  }
   std::fflush(stdout);
   if (failed) return 1;
   return fail_on_suspect && !suspects.empty() ? 1 : 0;

@@ -6,7 +6,9 @@
 
 namespace gpubench::cluster {
 
-// Prints "# suspects: N" and one line per suspect on stdout. Returns 1 when a case failed
+// Prints "# suspects: N" and one line per named suspect on stdout, each with what the second look
+// said of it ("again ... (confirmed)", or "(not re-measured)"), then "# unconfirmed: M" and one
+// line per candidate that did not reproduce (with both figures). Returns 1 when a case failed
 // (the run's or a node's own) or, with `fail_on_suspect`, when a suspect was named; else 0.
 int finish_run(const core::result_file& file, bool fail_on_suspect);
 

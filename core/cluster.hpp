@@ -1,6 +1,7 @@
 // Cluster mode's part of a result file (`"cluster"`, present only when one launch measured two
 // or more nodes): every node's own system and results, the node-pair matrix of network
-// measurements as per-pair summaries, and which nodes stopped answering. See docs/cluster.md.
+// measurements as per-pair summaries, which nodes stopped answering, and the second look at the
+// suspects (format 1.2). See docs/cluster.md.
 #pragma once
 
 #include <cstddef>

@@ -155,6 +155,139 @@ pair_measurement read_pairs(const json& j, const std::string& path, std::size_t 
   return m;
 }
 
+pair_failure read_failure(const json& j, const std::string& p, std::size_t n) {
+  pair_failure f;
+  f.a = whole(field(j, p, "a"), p + ".a");
+  f.b = whole(field(j, p, "b"), p + ".b");
+  if (f.a >= n || f.b >= n || f.a == f.b) fail(p, "not a pair of the listed nodes");
+  f.benchmark = text(field(j, p, "benchmark"), p + ".benchmark");
+  f.reason = text(field(j, p, "reason"), p + ".reason");
+  return f;
+}
+
+// The second look (format 1.2).
+std::size_t node_index(const json& j, const std::string& path, std::size_t nodes) {
+  const auto i = whole(j, path);
+  if (i >= nodes) fail(path, "no node " + std::to_string(i) + " among " + std::to_string(nodes));
+  return i;
+}
+
+double figure_number(const json& j, const std::string& path) {
+  if (!j.is_number()) fail(path, "expected a number");
+  const double v = j.get<double>();
+  if (!std::isfinite(v) || v < 0) fail(path, "expected a finite non-negative number");
+  return v;
+}
+
+json confirmation_to_json(const cluster_confirmation& c) {
+  json candidates = json::array();
+  for (const auto& x : c.candidates)
+    candidates.push_back(x.b ? json{{"kind", "link"}, {"a", x.a}, {"b", *x.b}}
+                             : json{{"kind", "node"}, {"a", x.a}});
+  json pairs = json::array();
+  for (const auto& p : c.pairs) {
+    json figures = json::array();
+    for (const auto& f : p.figures)
+      figures.push_back({{"benchmark", f.benchmark},
+                         {"params", f.params},
+                         {"bytes", f.bytes},
+                         {"median", f.median},
+                         {"p99", f.p99},
+                         {"count", f.count}});
+    json jp = {{"a", p.a}, {"b", p.b}, {"for", p.for_node ? "node" : "link"}, {"figures", figures}};
+    if (p.for_node) jp["node"] = *p.for_node;
+    pairs.push_back(std::move(jp));
+  }
+  json nodes = json::array();
+  for (const auto& n : c.nodes) {
+    json results = json::array();
+    for (const auto& r : n.results)
+      results.push_back(case_to_json(r));
+    nodes.push_back({{"node", n.node}, {"results", std::move(results)}});
+  }
+  json failures = json::array();
+  for (const auto& f : c.failures)
+    failures.push_back({{"a", f.a}, {"b", f.b}, {"benchmark", f.benchmark}, {"reason", f.reason}});
+  json out = {{"complete", c.complete},
+              {"candidates", std::move(candidates)},
+              {"pairs", std::move(pairs)},
+              {"nodes", std::move(nodes)},
+              {"failures", std::move(failures)}};
+  return out;
+}
+
+pair_figure read_figure(const json& j, const std::string& path) {
+  pair_figure f;
+  f.benchmark = text(field(j, path, "benchmark"), path + ".benchmark");
+  f.params = field(j, path, "params");
+  if (!f.params.is_object()) fail(path + ".params", "expected an object");
+  f.bytes = whole(field(j, path, "bytes"), path + ".bytes");
+  f.median = figure_number(field(j, path, "median"), path + ".median");
+  f.p99 = figure_number(field(j, path, "p99"), path + ".p99");
+  f.count = static_cast<std::uint32_t>(whole(field(j, path, "count"), path + ".count"));
+  return f;
+}
+
+candidate_ref read_candidate(const json& j, const std::string& path, std::size_t n) {
+  candidate_ref c;
+  const std::string kind = text(field(j, path, "kind"), path + ".kind");
+  c.a = node_index(field(j, path, "a"), path + ".a", n);
+  if (kind == "link") {
+    c.b = node_index(field(j, path, "b"), path + ".b", n);
+    if (*c.b <= c.a) fail(path, "a link's ends are two nodes, a < b");
+  } else if (kind != "node") {
+    fail(path + ".kind", "unexpected value '" + kind + "'");
+  }
+  return c;
+}
+
+confirm_pair read_confirm_pair(const json& j, const std::string& path, std::size_t n) {
+  confirm_pair p;
+  p.a = node_index(field(j, path, "a"), path + ".a", n);
+  p.b = node_index(field(j, path, "b"), path + ".b", n);
+  if (p.b <= p.a) fail(path, "a pair of two nodes, a < b");
+  const std::string purpose = text(field(j, path, "for"), path + ".for");
+  if (purpose == "node") {
+    p.for_node = node_index(field(j, path, "node"), path + ".node", n);
+    if (*p.for_node != p.a && *p.for_node != p.b) fail(path + ".node", "not an end of the pair");
+  } else if (purpose != "link") {
+    fail(path + ".for", "unexpected value '" + purpose + "'");
+  }
+  const json& figures = array(field(j, path, "figures"), path + ".figures");
+  for (std::size_t i = 0; i < figures.size(); ++i)
+    p.figures.push_back(read_figure(figures[i], path + ".figures[" + std::to_string(i) + "]"));
+  return p;
+}
+
+cluster_confirmation confirmation_from_json(const json& j, const std::string& path, std::size_t n) {
+  cluster_confirmation c;
+  const json& complete = field(j, path, "complete");
+  if (!complete.is_boolean()) fail(path + ".complete", "expected true or false");
+  c.complete = complete.get<bool>();
+  const json& candidates = array(field(j, path, "candidates"), path + ".candidates");
+  for (std::size_t i = 0; i < candidates.size(); ++i)
+    c.candidates.push_back(
+        read_candidate(candidates[i], path + ".candidates[" + std::to_string(i) + "]", n));
+  const json& pairs = array(field(j, path, "pairs"), path + ".pairs");
+  for (std::size_t i = 0; i < pairs.size(); ++i)
+    c.pairs.push_back(read_confirm_pair(pairs[i], path + ".pairs[" + std::to_string(i) + "]", n));
+  const json& nodes = array(field(j, path, "nodes"), path + ".nodes");
+  for (std::size_t i = 0; i < nodes.size(); ++i) {
+    const std::string p = path + ".nodes[" + std::to_string(i) + "]";
+    confirm_node node;
+    node.node = node_index(field(nodes[i], p, "node"), p + ".node", n);
+    const json& results = array(field(nodes[i], p, "results"), p + ".results");
+    for (std::size_t k = 0; k < results.size(); ++k)
+      node.results.push_back(case_from_json(results[k], p + ".results[" + std::to_string(k) + "]"));
+    c.nodes.push_back(std::move(node));
+  }
+  const json& failures = array(field(j, path, "failures"), path + ".failures");
+  for (std::size_t i = 0; i < failures.size(); ++i)
+    c.failures.push_back(
+        read_failure(failures[i], path + ".failures[" + std::to_string(i) + "]", n));
+  return c;
+}
+
 }  // namespace
 
 json cluster_to_json(const cluster_section& c) {
@@ -188,10 +321,12 @@ json cluster_to_json(const cluster_section& c) {
   json failures = json::array();
   for (const auto& f : c.failures)
     failures.push_back({{"a", f.a}, {"b", f.b}, {"benchmark", f.benchmark}, {"reason", f.reason}});
-  return {{"nodes", std::move(nodes)},
-          {"schedule", {{"rounds", c.rounds}, {"concurrency", c.concurrency}}},
-          {"pairs", std::move(pairs)},
-          {"failures", std::move(failures)}};
+  json out = {{"nodes", std::move(nodes)},
+              {"schedule", {{"rounds", c.rounds}, {"concurrency", c.concurrency}}},
+              {"pairs", std::move(pairs)},
+              {"failures", std::move(failures)}};
+  if (c.confirmation) out["confirmation"] = confirmation_to_json(*c.confirmation);
+  return out;
 }
 
 cluster_section cluster_from_json(const json& j) {
@@ -210,17 +345,12 @@ cluster_section cluster_from_json(const json& j) {
     c.pairs.push_back(
         read_pairs(measurements[i], path + ".pairs[" + std::to_string(i) + "]", pairs));
   const json& failures = array(field(j, path, "failures"), path + ".failures");
-  for (std::size_t i = 0; i < failures.size(); ++i) {
-    const std::string p = path + ".failures[" + std::to_string(i) + "]";
-    pair_failure f;
-    f.a = whole(field(failures[i], p, "a"), p + ".a");
-    f.b = whole(field(failures[i], p, "b"), p + ".b");
-    if (f.a >= c.nodes.size() || f.b >= c.nodes.size() || f.a == f.b)
-      fail(p, "not a pair of the listed nodes");
-    f.benchmark = text(field(failures[i], p, "benchmark"), p + ".benchmark");
-    f.reason = text(field(failures[i], p, "reason"), p + ".reason");
-    c.failures.push_back(std::move(f));
-  }
+  for (std::size_t i = 0; i < failures.size(); ++i)
+    c.failures.push_back(
+        read_failure(failures[i], path + ".failures[" + std::to_string(i) + "]", c.nodes.size()));
+  if (j.contains("confirmation"))
+    c.confirmation =
+        confirmation_from_json(j["confirmation"], path + ".confirmation", c.nodes.size());
   return c;
 }
 

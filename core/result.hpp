@@ -18,7 +18,8 @@ namespace gpubench::core {
 // The format a writer writes. Readers accept "gpubench.result/1" and "gpubench.result/1.N" for
 // any N: a minor version only adds fields, which older readers ignore.
 // 1.1: every case declares its kind.
-inline constexpr const char* result_schema_id = "gpubench.result/1.1";
+// 1.2: a cluster section may hold the second look at its suspects ("confirmation").
+inline constexpr const char* result_schema_id = "gpubench.result/1.2";
 inline constexpr const char* result_schema_major = "gpubench.result/1";
 
 // Whether a reader of this major version reads `schema`.
@@ -112,12 +113,51 @@ struct pair_failure {
   std::string reason;
 };
 
+// The second look (format 1.2): after the pair rounds rank 0 measured its candidates again,
+// and the verdict names only what reproduced (docs/cluster.md "The second look").
+struct candidate_ref {
+  std::size_t a = 0;             // the node; for a link, its first end
+  std::optional<std::size_t> b;  // for a link, its other end (a < b)
+};
+
+// One pair measurement's figure for one pair measured again.
+struct pair_figure {
+  std::string benchmark;
+  nlohmann::json params = nlohmann::json::object();
+  std::uint64_t bytes = 0;
+  double median = 0;
+  double p99 = 0;
+  std::uint32_t count = 0;
+};
+
+struct confirm_pair {
+  std::size_t a = 0, b = 0;  // a < b: a served, b measured, as in the pair rounds
+  // Measured again for this candidate node (against a partner that is no candidate); none:
+  // the candidate link a-b itself.
+  std::optional<std::size_t> for_node;
+  std::vector<pair_figure> figures;
+};
+
+struct confirm_node {
+  std::size_t node = 0;
+  std::vector<case_result> results;  // the flagged local points run again, one size each
+};
+
+struct cluster_confirmation {
+  bool complete = false;  // every planned measurement came back
+  std::vector<candidate_ref> candidates;
+  std::vector<confirm_pair> pairs;
+  std::vector<confirm_node> nodes;  // the flagged local points, run again on every node at once
+  std::vector<pair_failure> failures;
+};
+
 struct cluster_section {
   std::vector<cluster_node> nodes;  // node index = position here (pair_index uses it)
   std::size_t rounds = 0;           // rounds of the round-robin schedule that ran
   std::size_t concurrency = 0;      // pairs measured at once at most (0: no cap)
   std::vector<pair_measurement> pairs;
   std::vector<pair_failure> failures;
+  std::optional<cluster_confirmation> confirmation;  // none: one pass (before 1.2, or cut short)
 };
 
 struct result_file {

@@ -13,10 +13,12 @@ namespace gpubench::reports::cluster {
 using namespace model;
 
 // The verdict is cluster/'s (gpubench::cluster); this section only shows it.
-using gpubench::cluster::find_suspects;
+using gpubench::cluster::cluster_verdict;
+using gpubench::cluster::judge;
 using gpubench::cluster::min_nodes_for_verdict;
 using gpubench::cluster::node_answered;
 using gpubench::cluster::node_pair_medians;
+using gpubench::cluster::second_look;
 using gpubench::cluster::suspect;
 using gpubench::cluster::suspect_kind;
 using gpubench::cluster::suspect_options;
@@ -54,13 +56,16 @@ block overview(const core::cluster_section& c, const suspect_options& o) {
       (c.concurrency ? ", at most " + std::to_string(c.concurrency) + " pairs at once" : "") +
       ". Suspects are named from this file alone with robust statistics across the cluster: a "
       "figure is an outlier when it is worse than the cluster median by more than " +
-      format_value(o.deviation) + " scaled MADs (1.4826 x MAD) and by at least " +
+      format_value(o.deviation) +
+      " scaled MADs on the log scale (1.4826 x the MAD of the logarithms) and by at least " +
       percent(o.min_change) + " (" + percent(o.min_latency_change) +
       " for latency); a node is slow when its own results are outliers among the nodes or more "
       "than " +
       percent(o.pair_share) +
       " of its pairs are outliers; a link is slow when its pair is an outlier while both ends "
-      "are fine with the other nodes (docs/cluster.md)."};
+      "are fine with the other nodes. Before it is named, each candidate is measured again (its "
+      "local points run again on every node at once, its pairs against other partners, a "
+      "link's pair once more): only what reproduces is named (docs/cluster.md)."};
 }
 
 std::string kind_text(const suspect& s) {
@@ -68,12 +73,25 @@ std::string kind_text(const suspect& s) {
   return s.benchmark.empty() ? "stopped node" : "slow node";
 }
 
+std::string ratio_text(double value, double median) {
+  return median > 0 ? format_ratio(value / median) : "-";
+}
+
+// What the second look said of a named suspect.
+std::string second_text(const suspect& s) {
+  if (s.benchmark.empty()) return "-";  // a stopped node
+  if (s.check == second_look::confirmed)
+    return "confirmed: again " + format_value(s.again) + " " + s.unit + " (" +
+           ratio_text(s.again, s.cluster_median) + ")";
+  return "not re-measured";
+}
+
 block suspects_table(const std::vector<suspect>& suspects) {
   table t;
   t.caption = "Suspects (" + std::to_string(suspects.size()) + ")";
-  t.header = {"#",     "suspect",        "where", "measurement",
-              "value", "cluster median", "ratio", "evidence"};
-  t.numeric = {true, false, false, false, true, true, true, false};
+  t.header = {"#",     "suspect",     "where",   "measurement", "value", "cluster median",
+              "ratio", "second look", "evidence"};
+  t.numeric = {true, false, false, false, true, true, true, false, false};
   for (std::size_t i = 0; i < suspects.size() && i < max_suspect_rows; ++i) {
     const auto& s = suspects[i];
     const bool figures = !s.benchmark.empty();
@@ -81,8 +99,27 @@ block suspects_table(const std::vector<suspect>& suspects) {
         {std::to_string(i + 1), kind_text(s), s.peer.empty() ? s.node : s.node + " - " + s.peer,
          figures ? s.benchmark : "-", figures ? format_value(s.value) + " " + s.unit : "-",
          figures ? format_value(s.cluster_median) + " " + s.unit : "-",
-         figures && s.cluster_median > 0 ? format_ratio(s.value / s.cluster_median) : "-",
-         s.evidence});
+         figures ? ratio_text(s.value, s.cluster_median) : "-", second_text(s), s.evidence});
+  }
+  return t;
+}
+
+// The candidates the second look did not reproduce: listed with both figures, never named.
+block unconfirmed_table(const std::vector<suspect>& unconfirmed) {
+  table t;
+  t.caption =
+      "Not confirmed: measured again, not reproduced (" + std::to_string(unconfirmed.size()) + ")";
+  t.header = {"candidate",      "where",       "measurement", "first",   "again",
+              "cluster median", "first ratio", "again ratio", "evidence"};
+  t.numeric = {false, false, false, true, true, true, true, true, false};
+  for (std::size_t i = 0; i < unconfirmed.size() && i < max_suspect_rows; ++i) {
+    const auto& s = unconfirmed[i];
+    t.rows.push_back({s.kind == suspect_kind::link ? "link" : "node",
+                      s.peer.empty() ? s.node : s.node + " - " + s.peer, s.benchmark,
+                      format_value(s.value) + " " + s.unit, format_value(s.again) + " " + s.unit,
+                      format_value(s.cluster_median) + " " + s.unit,
+                      ratio_text(s.value, s.cluster_median), ratio_text(s.again, s.cluster_median),
+                      s.evidence});
   }
   return t;
 }
@@ -222,7 +259,8 @@ block node_table(const core::cluster_section& c, const std::vector<suspect>& sus
 
 std::vector<section> one_cluster(const run_input& run, const suspect_options& options) {
   const auto& c = *run.file.cluster;
-  const auto suspects = find_suspects(run.file, options);
+  const cluster_verdict verdict = judge(run.file, options);
+  const auto& suspects = verdict.named;
   std::vector<section> out;
   section s{"Cluster: " + run.label, 1, {}};
   s.blocks.push_back(overview(c, options));
@@ -238,6 +276,19 @@ std::vector<section> one_cluster(const run_input& run, const suspect_options& op
                   "thresholds of the cluster median."});
   else
     s.blocks.push_back(suspects_table(suspects));
+  if (!verdict.second_look && !suspects.empty())
+    s.blocks.emplace_back(
+        note{"Not re-measured: this file holds no second look (written before format 1.2, or "
+             "the launch was cut short before it), so its suspects come from one pass of "
+             "measurements."});
+  if (!verdict.unconfirmed.empty()) s.blocks.push_back(unconfirmed_table(verdict.unconfirmed));
+  if (!verdict.unsteady.empty()) {
+    std::string list;
+    for (const auto& u : verdict.unsteady)
+      list += (list.empty() ? "" : "; ") + u;
+    s.blocks.emplace_back(note{"Not judged, too unsteady to name anyone (" +
+                               std::to_string(verdict.unsteady.size()) + "): " + list + "."});
+  }
   if (suspects.size() > max_suspect_rows)
     s.blocks.emplace_back(note{"The first " + std::to_string(max_suspect_rows) + " of " +
                                std::to_string(suspects.size()) + " suspects are listed."});

@@ -61,6 +61,35 @@ PY
 got=$(suspects "$TEST_TMP/c8.html")
 [[ $got == $'slow node: node0003\nslow link: node0001 - node0006' ]] && pass "8 nodes: the planted suspects" ||
   fail "8 nodes: suspects were: $got"
+# With a second look (format 1.2): the planted faults named confirmed, the noisy node (host copy
+# at a quarter in the first pass, as the others when run again) not named but listed with both
+# figures; the file is schema-valid.
+"$py" "$here/make_cluster_result.py" --out "$TEST_TMP/c8b.json" --nodes 8 --slow-node node0003 \
+  --slow-link node0001,node0006 --second-look --noisy-node node0004 >/dev/null ||
+  fail "generating 8 nodes with a second look"
+validate "$TEST_TMP/c8b.json"
+"$GPUBENCH" report "$TEST_TMP/c8b.json" --html "$TEST_TMP/c8b.html" >/dev/null 2>&1 ||
+  fail "report of 8 nodes with a second look"
+got=$(suspects "$TEST_TMP/c8b.html")
+[[ $got == $'slow node: node0003\nslow link: node0001 - node0006' ]] &&
+  pass "second look: the planted suspects" || fail "second look: suspects were: $got"
+unconfirmed=$("$py" - "$TEST_TMP/c8b.html" <<'PY'
+import re, sys
+text = open(sys.argv[1]).read()
+table = text.split("<caption>Not confirmed", 1)[1].split("</table>", 1)[0] if "<caption>Not confirmed" in text else ""
+for row in re.findall(r"<tr><td>(node|link)</td><td>([^<]*)</td><td>[^<]*</td><td[^>]*>([^<]*)</td><td[^>]*>([^<]*)</td>", table):
+    print(" ".join(row))
+PY
+)
+[[ $unconfirmed =~ ^node\ node0004\ 4\.[0-9]+\ GB/s\ (19|20)\.[0-9]+\ GB/s$ ]] &&
+  pass "second look: node0004 unconfirmed with both figures" ||
+  fail "second look: unconfirmed were: $unconfirmed"
+grep -q "confirmed: again" "$TEST_TMP/c8b.html" && pass "second look: confirmed suspects say so" ||
+  fail "no 'confirmed: again' in the suspects table"
+grep -q "Not re-measured: this file holds no second look" "$TEST_TMP/c8.html" &&
+  pass "one pass: the report says the suspects were not re-measured" ||
+  fail "the one-pass report does not say its suspects were not re-measured"
+
 got=$(suspects "$TEST_TMP/c1000.html")
 [[ $got == "slow node: $node"$'\n'"slow link: $link" ]] && pass "1,000 nodes: exactly $node and $link" ||
   fail "1,000 nodes: suspects were: ${got:0:400}"

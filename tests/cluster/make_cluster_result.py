@@ -5,9 +5,14 @@ at a scale this machine cannot launch. Standard library only; per-pair summaries
 
   make_cluster_result.py --out cluster.json [--nodes 1000] [--slow-node NAME]
                          [--slow-link NAME,NAME] [--factor 0.25] [--noise 0.05] [--seed 1]
+                         [--second-look --noisy-node NAME]
 
 Node names are node0000, node0001, ...; the defaults plant node 2N/5 and the link between nodes
 N/10 and 7N/8. Prints the planted names on stdout, one per line: "node NAME", "link A B".
+--second-look writes format 1.2 with the second look (cluster.confirmation): the slow node
+measured again against three partners and the slow link again, both still slow, and a noisy
+node (host copy at a quarter in the first pass, default node N/2 or the next free one) that
+comes out as the others when every node runs the point again; printed as "unconfirmed NAME".
 """
 import argparse
 import json
@@ -54,6 +59,9 @@ def main():
                     help="bandwidth of the slow node and link against the others (latency / factor)")
     ap.add_argument("--noise", type=float, default=0.05, help="relative half-width of the noise")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--second-look", action="store_true",
+                    help="format 1.2 with the second look (see above)")
+    ap.add_argument("--noisy-node", help="node name (default: node N/2 or the next free one)")
     a = ap.parse_args()
     n = a.nodes
     if n < 2 or n > 10000:
@@ -77,10 +85,18 @@ def main():
     if link[0] == link[1] or slow in link:
         sys.exit("make_cluster_result.py: the slow link needs two nodes other than the slow node")
     rng = random.Random(a.seed)
+    noisy = None
+    if a.second_look:
+        noisy = lookup(a.noisy_node) if a.noisy_node else n // 2
+        while not a.noisy_node and noisy in (slow,) + link:
+            noisy = (noisy + 1) % n
+        if noisy == slow or noisy in link or n < 6:
+            sys.exit("make_cluster_result.py: --second-look needs 6 nodes and a noisy node that "
+                     "is neither the slow node nor an end of the slow link")
 
     nodes = []
     for i, name in enumerate(names):
-        factor = a.factor if i == slow else 1.0
+        factor = a.factor if i == slow or i == noisy else 1.0
         nodes.append({"name": name, "ranks": [i], "status": "ok", "system": system(name),
                       "results": [
                           local_case("memory.host.copy", {}, 1 << 26, 20.0 * factor, rng, a.noise),
@@ -104,21 +120,54 @@ def main():
     pairs = [measurement("net.tcp.latency", "latency", "us", "lower", 8, 12.0, 1000),
              measurement("net.tcp.bandwidth", "bandwidth", "GB/s", "higher", 1 << 20, 9.5, 100)]
     rounds = n - 1 if n % 2 == 0 else n
+    cluster = {"nodes": nodes, "schedule": {"rounds": rounds, "concurrency": 0},
+               "pairs": pairs, "failures": []}
+    if a.second_look:
+        cluster["confirmation"] = second_look(n, slow, link, noisy, rng, a)
     result = {
-        "schema": "gpubench.result/1",
+        "schema": "gpubench.result/1.2" if a.second_look else "gpubench.result/1",
         "tool": {"name": "gpubench", "version": "simulated", "git": "none"},
         "run": {"id": "simulated-%d-nodes-seed-%d" % (n, a.seed),
                 "started": "2026-01-01T00:00:00Z", "finished": "2026-01-01T00:00:00Z",
                 "argv": sys.argv, "suite": "interconnect", "status": "complete"},
         "system": system(names[0]),
         "results": [],
-        "cluster": {"nodes": nodes, "schedule": {"rounds": rounds, "concurrency": 0},
-                    "pairs": pairs, "failures": []},
+        "cluster": cluster,
     }
     with open(a.out, "w") as f:
         json.dump(result, f, separators=(",", ":"))
     print("node", names[slow])
     print("link", names[link[0]], names[link[1]])
+    if noisy is not None:
+        print("unconfirmed", names[noisy])
+
+
+def second_look(n, slow, link, noisy, rng, a):
+    """The second look of a launch: the planted faults reproduce, the noisy node does not."""
+    def figures(factor):
+        out = []
+        for benchmark, nbytes, base, better in (("net.tcp.latency", 8, 12.0, "lower"),
+                                                 ("net.tcp.bandwidth", 1 << 20, 9.5, "higher")):
+            v = base * rng.uniform(1 - a.noise, 1 + a.noise)
+            v = v * factor if better == "higher" else v / factor
+            out.append({"benchmark": benchmark, "params": {"streams": 1}, "bytes": nbytes,
+                        "median": round(v, 3), "p99": round(v * 1.2, 3), "count": 100})
+        return out
+
+    free = [i for i in range(n) if i != slow and i != noisy and i not in link]
+    partners = free[:3]
+    pairs = [{"a": min(slow, p), "b": max(slow, p), "for": "node", "node": slow,
+              "figures": figures(a.factor)} for p in partners]
+    pairs.append({"a": link[0], "b": link[1], "for": "link", "figures": figures(a.factor)})
+    # The flagged point (the noisy node's host copy) on every node at once; the slow node's
+    # host copy was flagged too, and is still slow.
+    again = [{"node": i, "results": [local_case("memory.host.copy", {}, 1 << 26,
+                                                20.0 * (a.factor if i == slow else 1.0), rng,
+                                                a.noise)]} for i in range(n)]
+    return {"complete": True,
+            "candidates": [{"kind": "node", "a": slow}, {"kind": "node", "a": noisy},
+                           {"kind": "link", "a": link[0], "b": link[1]}],
+            "pairs": pairs, "nodes": again, "failures": []}
 
 
 if __name__ == "__main__":

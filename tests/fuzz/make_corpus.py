@@ -114,6 +114,33 @@ def trimmed_result(path, results=2, points=2, samples=5):
     return json.dumps(j, indent=1) + "\n"
 
 
+# A cluster of three with its second look (format 1.2): one node candidate measured again
+# against a partner and its local point run again, one link candidate measured again.
+CLUSTER_CONFIRM = {
+    "schema": "gpubench.result/1.2",
+    "tool": {"name": "gpubench", "version": "0.1.0", "git": "abc"},
+    "run": {"id": "r2", "started": "2026-11-23T00:00:00Z", "finished": "2026-11-23T00:01:00Z",
+            "argv": [], "suite": "network", "status": "complete"},
+    "system": {"host": "n0"}, "results": [],
+    "cluster": {
+        "nodes": [{"name": f"n{i}", "ranks": [i], "results": [], "status": "ok",
+                   "system": {"host": f"n{i}"}} for i in range(3)],
+        "pairs": [{"benchmark": "net.tcp.bandwidth", "params": {"streams": 1}, "bytes": 1048576,
+                   "metric": "bandwidth", "unit": "GB/s", "better": "higher",
+                   "median": [1.0, 0.2, 1.0], "p99": [1.1, 0.25, 1.1], "count": [5, 5, 5]}],
+        "failures": [],
+        "schedule": {"concurrency": 0, "rounds": 3},
+        "confirmation": {
+            "complete": False,
+            "candidates": [{"kind": "link", "a": 0, "b": 2}, {"kind": "node", "a": 1}],
+            "pairs": [{"a": 0, "b": 2, "for": "link", "figures": [
+                          {"benchmark": "net.tcp.bandwidth", "params": {"streams": 1},
+                           "bytes": 1048576, "median": 0.21, "p99": 0.24, "count": 5}]},
+                      {"a": 0, "b": 1, "for": "node", "node": 1, "figures": []}],
+            "nodes": [{"node": 1, "results": []}],
+            "failures": [{"a": 1, "b": 2, "benchmark": "net.tcp.bandwidth",
+                          "reason": "timed out"}]}}}
+
 seeds = {
     "control_frame": {
         "hello": hello,
@@ -155,6 +182,7 @@ seeds = {
                 "failures": [{"a": 0, "b": 1, "benchmark": "net.tcp.latency",
                               "reason": "peer stopped answering"}],
                 "schedule": {"concurrency": 0, "rounds": 1}}}, indent=1) + "\n",
+        "cluster_confirm.json": json.dumps(CLUSTER_CONFIRM, indent=1) + "\n",
     },
     "references": {
         "references.json": (root / "tests/golden/compare/references.json").read_text(),

@@ -20,6 +20,8 @@ std::vector<finding> cluster_suspect_rule(const core::result_file& f, const rule
     if (evidence.empty())
       evidence = fmt::format("{}: {} against a cluster median of {}", s.benchmark,
                              figure(s.value, s.unit), figure(s.cluster_median, s.unit));
+    if (!s.benchmark.empty() && s.check == gpubench::cluster::second_look::not_taken)
+      evidence += " (one pass of measurements: not re-measured)";
     out.push_back(
         {"cluster.suspect", severity::problem, subject,
          node ? fmt::format("Node {} is slower than the rest of the cluster ({})", s.node,

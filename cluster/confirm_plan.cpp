@@ -1,0 +1,142 @@
+#include "cluster/confirm_plan.hpp"
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+#include "cluster/first_look.hpp"
+
+namespace gpubench::cluster {
+
+namespace {
+
+double candidate_strength(const std::vector<finding>& f) {
+  double best = 0;
+  for (const auto& x : f)
+    best = std::max(best, x.change());
+  return best;
+}
+
+// Greedy steps: each pair in the first step where neither end is busy and there is room.
+std::vector<std::vector<pair_rerun>> into_steps(const std::vector<pair_rerun>& pairs,
+                                                std::size_t concurrency) {
+  std::vector<std::vector<pair_rerun>> steps;
+  std::vector<std::set<std::size_t>> busy;
+  for (const auto& p : pairs) {
+    std::size_t s = 0;
+    while (s < steps.size() && (busy[s].count(p.a) || busy[s].count(p.b) ||
+                                (concurrency && steps[s].size() >= concurrency)))
+      ++s;
+    if (s == steps.size()) {
+      steps.emplace_back();
+      busy.emplace_back();
+    }
+    steps[s].push_back(p);
+    busy[s].insert(p.a);
+    busy[s].insert(p.b);
+  }
+  return steps;
+}
+
+}  // namespace
+
+std::size_t confirm_plan::pair_count() const {
+  std::size_t n = 0;
+  for (const auto& s : steps)
+    n += s.size();
+  return n;
+}
+
+confirm_plan plan_confirmation(const core::cluster_section& c, const suspect_options& options,
+                               std::size_t concurrency) {
+  confirm_plan plan;
+  const auto look = look_once(c, options);
+
+  // The candidates, strongest first, at most max_confirm_candidates.
+  struct entry {
+    double strength;
+    core::candidate_ref ref;
+    const std::vector<finding>* findings;
+  };
+  std::vector<entry> all;
+  for (const auto& [i, f] : look.nodes)
+    all.push_back({candidate_strength(f), {i, std::nullopt}, &f});
+  // Links: every one with a finding of its own; of those only behind a node (its slow pairs),
+  // the slowest confirm_partners per node, so a slow node's N-1 pairs are not all measured again.
+  std::map<std::size_t, std::vector<entry>> behind;
+  for (const auto& [ab, f] : look.links) {
+    const entry e{candidate_strength(f), {ab.first, ab.second}, &f};
+    const auto own = std::find_if(f.begin(), f.end(), [](const finding& x) { return !x.behind; });
+    if (own != f.end())
+      all.push_back(e);
+    else
+      behind[*f.front().behind].push_back(e);
+  }
+  for (auto& [node, links] : behind) {
+    std::stable_sort(links.begin(), links.end(),
+                     [](const entry& x, const entry& y) { return x.strength > y.strength; });
+    for (std::size_t i = 0; i < links.size() && i < confirm_partners; ++i)
+      all.push_back(links[i]);
+  }
+  std::stable_sort(all.begin(), all.end(),
+                   [](const entry& x, const entry& y) { return x.strength > y.strength; });
+  if (all.size() > max_confirm_candidates) all.resize(max_confirm_candidates);
+  if (all.empty()) return plan;
+
+  std::set<std::size_t> involved, node_candidates;
+  for (const auto& e : all) {
+    plan.candidates.push_back(e.ref);
+    involved.insert(e.ref.a);
+    if (e.ref.b)
+      involved.insert(*e.ref.b);
+    else
+      node_candidates.insert(e.ref.a);
+  }
+  // Partners: nodes in no candidate; failing that, nodes that are no candidate node.
+  std::vector<std::size_t> free, fallback;
+  for (std::size_t i = 0; i < c.nodes.size(); ++i) {
+    if (!node_answered(c.nodes[i])) continue;
+    if (!involved.count(i)) free.push_back(i);
+    if (!node_candidates.count(i)) fallback.push_back(i);
+  }
+
+  std::vector<pair_rerun> pairs;
+  std::vector<local_point> flagged;  // every flagged local point, once
+  std::set<std::string> seen;
+  std::size_t next = 0;  // spreads the candidates over the partners
+  for (const auto& e : all) {
+    if (e.ref.b) {
+      pairs.push_back({e.ref.a, *e.ref.b, std::nullopt});
+      continue;
+    }
+    const std::size_t node = e.ref.a;
+    bool by_pairs = false;
+    for (const auto& f : *e.findings) {
+      if (!f.local) {
+        by_pairs = true;
+        continue;
+      }
+      if (seen.insert(f.benchmark + "|" + f.params.dump() + "|" + std::to_string(f.bytes)).second)
+        flagged.push_back({f.benchmark, f.params, f.bytes});
+    }
+    if (!by_pairs) continue;
+    std::vector<std::size_t> pool = free;
+    if (pool.empty())
+      for (const auto i : fallback)
+        if (i != node) pool.push_back(i);
+    for (std::size_t k = 0; k < std::min(confirm_partners, pool.size()); ++k) {
+      const std::size_t partner = pool[(next + k) % pool.size()];
+      pairs.push_back({std::min(node, partner), std::max(node, partner), node});
+    }
+    next += confirm_partners;
+  }
+  plan.steps = into_steps(pairs, concurrency);
+  // The flagged points on every node at once: the candidates beside the whole cluster, at the
+  // same moment, as in the local phase.
+  if (!flagged.empty())
+    for (std::size_t i = 0; i < c.nodes.size(); ++i)
+      if (node_answered(c.nodes[i])) plan.local.push_back({i, flagged});
+  return plan;
+}
+
+}  // namespace gpubench::cluster
