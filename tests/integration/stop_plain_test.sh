@@ -25,9 +25,4 @@ stop_wait_file && sleep 2 && stop_signal INT mpirun && stop_wait && stop_within 
 # that is fixed:
 #   stop_launch memory-rank1 --suite memory --sizes 4K:16M --quiet
 #   stop_wait_file && sleep 2 && stop_signal TERM rank:1 && stop_wait && stop_within 10 && stop_check_partial
-finish) stops every rank in time and rank 0 writes a partial file, but without the case it
-# was measuring.
-stop_launch memory-rank0 --suite memory --sizes 4K:16M --quiet
-stop_wait_file && sleep 2 && stop_signal TERM rank:0 && stop_wait && stop_within 10 && stop_check_partial
-[[ ${rc:-} -eq 130 ]] && pass "exit 130" || fail "memory-rank0: exit ${rc:-none}, expected 130"
 finish
