@@ -35,6 +35,10 @@ namespace {
 using clock = std::chrono::steady_clock;
 using ms = std::chrono::milliseconds;
 
+// How long, after an interrupt, the node leaders' reports of the local phase are waited for
+// (and a leader tries to hand its report over): well within rank 0's stop grace (3 s).
+constexpr ms report_grace{1500};
+
 // Ends every rank of the job (mpirun and srun alike), as the collectives' watchdog does.
 [[noreturn]] void abort_job(int rank, const std::string& why) {
   std::fprintf(stderr, "gpubench: rank %d: %s; aborting the MPI job\n", rank, why.c_str());
@@ -235,8 +239,14 @@ class mpi_launch final : public launch {
   // Every rank but 0: reports its node (leaders), then does what rank 0 says, each command
   // awaited with a deadline.
   void follow() {
-    if (is_leader() && !send_json(0, tag_report, local_report(), after(10 * m_timeout)))
-      abort_job(m_rank, "rank 0 did not take this node's own results");
+    if (is_leader()) {
+      const auto report = local_report();
+      // Interrupted: rank 0 waits for the reports a short while only, then says stop.
+      const bool stopping = m_ctx->interrupted();
+      if (!send_json(0, tag_report, report, after(stopping ? report_grace : 10 * m_timeout)) &&
+          !stopping)
+        abort_job(m_rank, "rank 0 did not take this node's own results");
+    }
     // Rank 0 measures its own node first: the first command may take the local phase's time.
     ms wait = 10 * m_timeout;
     // Waiting passes interrupts on (to rank 0, from it); rank 0 says when to stop.
@@ -303,8 +313,9 @@ class mpi_launch final : public launch {
                              m_options.out.string()));
   }
 
-  // Reports from `ranks` until `until`; a missing one stalls its node.
-  std::vector<nlohmann::json> collect(std::set<int> ranks, deadline until,
+  // Reports from `ranks` until `until`; a missing one stalls its node. When interrupted, the
+  // reports so far (the others stay in `ranks`).
+  std::vector<nlohmann::json> collect(std::set<int>& ranks, deadline until,
                                       const std::string& when) {
     std::vector<nlohmann::json> got;
     const auto give_up = [this] { return interrupted_while_waiting(*m_ctx); };
@@ -317,6 +328,18 @@ class mpi_launch final : public launch {
           nodes.insert(m_node_of_rank[static_cast<std::size_t>(r)]);
         stalled(nodes, when);
       }
+      ranks.erase(m->source);
+      got.push_back(std::move(m->doc));
+    }
+    return got;
+  }
+
+  // After an interrupt: the reports of `ranks` that come by `until`; a missing one is no stall.
+  static std::vector<nlohmann::json> late_reports(std::set<int>& ranks, deadline until) {
+    std::vector<nlohmann::json> got;
+    while (!ranks.empty()) {
+      auto m = receive_json(MPI_ANY_SOURCE, tag_report, until);
+      if (!m) break;
       ranks.erase(m->source);
       got.push_back(std::move(m->doc));
     }
@@ -372,7 +395,14 @@ class mpi_launch final : public launch {
       leaders.insert(leader(i));
     for (const auto& r : collect(leaders, after(m_timeout), "in the local phase"))
       take_local(r);
-    if (m_ctx->interrupted()) return stop_sequence("in the local phase");
+    if (m_ctx->interrupted()) {
+      // Kept at once (rank 0's own node; a SIGKILL may follow), then the other nodes' cases as
+      // far as they got: each leader stops at its next sample and reports.
+      write();
+      for (const auto& r : late_reports(leaders, after(report_grace)))
+        take_local(r);
+      return stop_sequence("in the local phase");
+    }
     write();
     progress.local_done();
     say(fmt::format("# cluster: local phase done ({} node(s) measured themselves); {}", n,

@@ -1,12 +1,13 @@
 # Sourced by the cluster tests that stand N "nodes" up as N ranks on this one machine over
-# loopback (no root): each rank gets its own test-only node name, v0, v1, ... Sets `tmp` (removed
+# loopback (no root): each rank gets its own test-only node name, v0, v1, ... (all of them the
+# one name in $GPUBENCH_NODE_NAME when the test sets it: one node of N ranks). Sets `tmp` (removed
 # on exit) and defines loopback_mpirun NP LIMIT_S COMMAND...; skips (77) without mpirun.
 command -v mpirun >/dev/null || { echo "SKIP: no mpirun in PATH"; exit 77; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cat >"$tmp/rank.sh" <<'RANK'
 #!/bin/sh
-GPUBENCH_NODE_NAME="v${OMPI_COMM_WORLD_RANK:-${PMIX_RANK}}" exec "$@"
+GPUBENCH_NODE_NAME="${GPUBENCH_NODE_NAME:-v${OMPI_COMM_WORLD_RANK:-${PMIX_RANK}}}" exec "$@"
 RANK
 chmod +x "$tmp/rank.sh"
 

@@ -22,9 +22,13 @@ stop_launch() {
 
 # The pid of the process whose command line names this launch's file: mpirun, or world rank N.
 stop_victim() {
-  local want=$1 p args
-  for p in $(pgrep -f -- "--out $stop_file"); do
-    args=$(tr '\0' ' ' <"/proc/$p/cmdline" 2>/dev/null) || continue
+  local want=$1 d p args
+  # /proc itself, matched as a fixed string: the file's path may hold regex characters, and pgrep
+  # (procps) is not on every machine.
+  for d in /proc/[0-9]*; do
+    p=${d#/proc/}
+    args=$(tr '\0' ' ' <"$d/cmdline" 2>/dev/null) || continue
+    [[ $args == *"--out $stop_file"* ]] || continue
     if [[ $want == mpirun ]]; then
       [[ $args == mpirun* ]] && { echo "$p"; return 0; }
     elif [[ $args == *" run "* && $(cat "/proc/$p/comm" 2>/dev/null) == gpubench ]]; then
@@ -66,6 +70,7 @@ stop_wait_line() {
 
 stop_signal() {
   local victim
+  stop_gone && return 1
   victim=$(stop_victim "$2") || { fail "$stop_name: no process $2 found"; return 1; }
   stop_t0=$(date +%s.%N)
   kill -"$1" "$victim"
@@ -96,7 +101,8 @@ import json, sys
 d = json.load(open(sys.argv[1]))
 assert d["run"]["status"] == "partial", d["run"]["status"]
 assert d["run"]["finished"], "no finished time"
-kept = len(d["results"]) + (len(d["cluster"]["pairs"]) if "cluster" in d else 0)
+cl = d.get("cluster", {})
+kept = len(d["results"]) + len(cl.get("pairs", [])) + sum(len(n.get("results", [])) for n in cl.get("nodes", []))
 assert kept > 0, "nothing kept"
 PY
     fail "$stop_name: rank 0's file is not a partial file with results"
