@@ -13,6 +13,7 @@
 
 #include "cluster/cluster_progress.hpp"
 #include "cluster/cluster_stop.hpp"
+#include "cluster/cluster_work.hpp"
 #include "cluster/confirm.hpp"
 #include "cluster/launch_secret.hpp"
 #include "cluster/mpi_messages.hpp"
@@ -45,23 +46,6 @@ constexpr ms report_grace{1500};
   std::fflush(stderr);
   MPI_Abort(MPI_COMM_WORLD, 3);
   std::_Exit(3);  // MPI_Abort does not return; should it, leave anyway
-}
-
-struct selection {
-  std::vector<const core::benchmark_def*> local, pairs, collectives;
-};
-
-selection split(const std::vector<const core::benchmark_def*>& selected) {
-  selection s;
-  for (const auto* d : selected) {
-    if (d->kind.is(core::paths::network))
-      s.pairs.push_back(d);  // point to point: measured over every pair of nodes
-    else if (d->kind.is(core::paths::collective))
-      s.collectives.push_back(d);
-    else
-      s.local.push_back(d);  // host memory, GPUs: what a node measures by itself
-  }
-  return s;
 }
 
 nlohmann::json cases_json(const std::vector<core::case_result>& results) {
@@ -136,7 +120,7 @@ class mpi_launch final : public launch {
     m_options = options;
     m_ctx = &ctx;
     m_registry = &registry;
-    m_work = split(selected);
+    m_work = split_work(selected);
     if (m_rank != 0) {
       follow();
       return {};
@@ -387,7 +371,8 @@ class mpi_launch final : public launch {
                               ? fmt::format(", at most {} at once", m_options.pair_concurrency)
                               : "")));
 
-    cluster_progress progress(budgets(rounds.size()));
+    cluster_progress progress(
+        work_budgets(m_work, *m_ctx, m_options.pair_sizes.size(), rounds.size()));
     // 1. Every node by itself, all at once.
     take_local(local_report());
     std::set<int> leaders;
@@ -451,26 +436,6 @@ class mpi_launch final : public launch {
     write();
   }
 
-  // The phases' time budgets (core/progress.hpp) for the console's "what is left".
-  phase_budgets budgets(std::size_t rounds) const {
-    phase_budgets b;
-    auto cases_of = [this](const core::benchmark_def& d) -> double {
-      try {
-        return d.cases ? static_cast<double>(d.cases(*m_ctx).size()) : 1.0;
-      } catch (const std::exception&) {
-        return 1.0;  // a requirement the case list finds unmet: skipped at once
-      }
-    };
-    for (const auto* d : m_work.local)
-      b.local_s += cases_of(*d) * core::case_budget_s(*d, *m_ctx);
-    for (const auto* d : m_work.pairs)
-      b.round_s += static_cast<double>(m_options.pair_sizes.size()) * d->criteria.timeout;
-    for (const auto* d : m_work.collectives)
-      b.collectives_s += core::case_budget_s(*d, *m_ctx);
-    b.rounds = rounds;
-    return b;
-  }
-
   void pair_round_step(const core::pair_round& pairs, const std::string& when) {
     const auto until = after(m_timeout);
     std::map<int, nlohmann::json> commands;
@@ -510,7 +475,7 @@ class mpi_launch final : public launch {
   cluster_options m_options;
   const core::run_context* m_ctx = nullptr;
   const core::registry* m_registry = nullptr;
-  selection m_work;
+  cluster_work m_work;
   core::result_file m_file;
   std::unique_ptr<pair_server> m_server;  // this node's last pair server
 };
