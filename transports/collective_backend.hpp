@@ -20,8 +20,18 @@ std::string to_string(dtype t);
 std::size_t dtype_size(dtype t);
 
 // The library calls a backend makes, one per collective: a new collective adds its call here
-// and in each backend (ncclAllGather, MPI_Allgather, ...).
-enum class collective_call { allreduce_sum };
+// and in each backend. The count a call is given (call_args::count) is the library's own: the
+// whole buffer for allreduce and broadcast, one rank's block for all-gather, reduce-scatter
+// and all-to-all (per peer), the message for send/recv. Broadcast's root is rank 0; send/recv
+// is a ring shift (each rank sends to the next rank and receives from the previous one).
+enum class collective_call {
+  allreduce_sum,
+  allgather,
+  reduce_scatter_sum,
+  alltoall,
+  broadcast,
+  sendrecv
+};
 
 // The backends' name of the call ("ncclAllReduce", "MPI_Allreduce"), for a case's context.
 std::string nccl_call_name(collective_call c);

@@ -3,13 +3,12 @@
 // MPI. This file owns what is allreduce's own, as nccl-tests' all_reduce.cu does: the buffers
 // (count elements in, count out), the call, the bus factor 2(n-1)/n and the data check (every
 // element the sum over ranks); the driver and the launch are shared (collective_benchmark.hpp).
+// Data-parallel training's gradient exchange.
 #include <array>
 #include <memory>
 
-#include "benchmarks/collectives/collective_benchmark.hpp"
 #include "benchmarks/collectives/collective_math.hpp"
 #include "benchmarks/collectives/collective_op.hpp"
-#include "core/registry.hpp"
 
 namespace gpubench::benchmarks::collectives {
 
@@ -19,10 +18,15 @@ class allreduce_op final : public collective_op {
  public:
   std::string name() const override { return "allreduce"; }
   std::string label() const override { return "allreduce (sum)"; }
+  std::string description() const override {
+    return "allreduce bus bandwidth from 1 to N nodes (NCCL, MPI), over TCP and RDMA";
+  }
   transports::collective_call call() const override {
     return transports::collective_call::allreduce_sum;
   }
-  op_counts counts(std::uint64_t count, int) const override { return {count, count, count}; }
+  op_counts counts(std::uint64_t count, int) const override {
+    return {count, count, count, count};
+  }
 
   // Each rank sends and receives 2(n-1)/n of the buffer at best (reduce-scatter, then
   // all-gather), so busbw compares with the link rate whatever n is. 0 for a single rank.
@@ -58,24 +62,6 @@ class allreduce_op final : public collective_op {
 
 std::shared_ptr<const collective_op> make_allreduce() {
   return std::make_shared<allreduce_op>();
-}
-
-void register_coll_allreduce(core::registry& r) {
-  auto session = add_collective_family(r);
-
-  core::benchmark_def def;
-  def.id = "coll.allreduce";
-  def.suites = {"collectives"};
-  def.description = "allreduce bus bandwidth from 1 to N nodes (NCCL, MPI), over TCP and RDMA";
-  def.metric = core::bandwidth_metric();
-  def.sizes = {8, 1ull << 30, 64ull << 20};
-  def.criteria.min_samples = 5;
-  def.criteria.min_time = 0.02;
-  def.criteria.max_noise = 0.02;
-  def.criteria.timeout = 1.0;
-  def.criteria.warmup_samples = 2;
-  set_collective_parts(def, std::move(session), make_allreduce());
-  r.add(std::move(def));
 }
 
 }  // namespace gpubench::benchmarks::collectives

@@ -307,27 +307,27 @@ void collective_body(collective_session& s, const collective_op& op, const std::
 
 std::shared_ptr<collective_session> add_collective_family(core::registry& r) {
   auto session = std::make_shared<collective_session>();
-  r.add_option({"backend", "coll.allreduce: nccl, mpi or all", "all", false,
+  r.add_option({"backend", "coll.*: nccl, mpi or all", "all", false,
                 [](const core::run_context& ctx) { selected_backends(ctx); }});
   r.add_option({"nodes",
-                "coll.allreduce under MPI: node counts to measure, e.g. 1,2,4 (default "
+                "coll.* under MPI: node counts to measure, e.g. 1,2,4 (default "
                 "1,2,4,... up to all nodes of the launch)",
                 "", false, [](const core::run_context& ctx) {
                   // The form only: how many nodes a launch has is known when cases are made.
                   if (auto v = ctx.option("nodes")) parse_node_counts(*v, 1 << 20);
                 }});
-  r.add_option({"ranks", "coll.allreduce not launched by MPI: local MPI ranks to start", "2", false,
+  r.add_option({"ranks", "coll.* not launched by MPI: local MPI ranks to start", "2", false,
                 [](const core::run_context& ctx) { self_launch_ranks(ctx); }});
   r.add_option(
-      {"dtype", "coll.allreduce data type: float32, float64, int32, int64", "float32", false,
+      {"dtype", "coll.* data type: float32, float64, int32, int64", "float32", false,
        [](const core::run_context& ctx) { parse_dtype(ctx.option("dtype").value_or("float32")); }});
   r.add_option({"place",
-                "coll.allreduce buffers: out (out-of-place), in (in-place) or both "
+                "coll.* buffers: out (out-of-place), in (in-place) or both "
                 "(default: both under MPI, out on one machine)",
                 "", false, [](const core::run_context& ctx) { selected_places(ctx, false); }});
-  r.add_option({"check", "coll.allreduce: verify every reduced result (outside timing)", "", true});
+  r.add_option({"check", "coll.*: verify every result (outside timing)", "", true});
   r.add_option({"coll-timeout",
-                "coll.allreduce: seconds a launch (or one sample) may take before "
+                "coll.*: seconds a launch (or one sample) may take before "
                 "it is declared dead (default 120; in cluster mode --cluster-timeout)",
                 "", false, [](const core::run_context& ctx) { coll_timeout(ctx); }});
   r.add_system_probe([session](nlohmann::json& system) {
@@ -340,8 +340,19 @@ std::shared_ptr<collective_session> add_collective_family(core::registry& r) {
   return session;
 }
 
-void set_collective_parts(core::benchmark_def& def, std::shared_ptr<collective_session> session,
-                          std::shared_ptr<const collective_op> op) {
+core::benchmark_def collective_def(std::shared_ptr<collective_session> session,
+                                   std::shared_ptr<const collective_op> op) {
+  core::benchmark_def def;
+  def.id = "coll." + op->name();
+  def.suites = {"collectives"};
+  def.description = op->description();
+  def.metric = core::bandwidth_metric();
+  def.sizes = {8, 1ull << 30, 64ull << 20};
+  def.criteria.min_samples = 5;
+  def.criteria.min_time = 0.02;
+  def.criteria.max_noise = 0.02;
+  def.criteria.timeout = 1.0;
+  def.criteria.warmup_samples = 2;
   // Every collective is the same kind of measurement: a group of ranks, named by node count.
   def.kind = core::collective_kind(op->name(), {"nodes"});
   def.requirement = [session](const core::run_context&) {
@@ -356,6 +367,7 @@ void set_collective_parts(core::benchmark_def& def, std::shared_ptr<collective_s
   def.body = [session, op, id = def.id](core::case_state& state) {
     collective_body(*session, *op, id, state);
   };
+  return def;
 }
 
 }  // namespace gpubench::benchmarks::collectives

@@ -2,7 +2,8 @@
 // (--backend, --nodes, --ranks, --dtype, --place, --check, --coll-timeout), the cases
 // (backend x node count x placement) and the body (self-launched local MPI ranks, NCCL over
 // the local GPUs, or one MPI launch's nested sub-communicators with a scaling table). An
-// operation's file declares its benchmark_def and takes these parts from here.
+// operation's file defines its collective_op; the family's list (collectives.cpp) makes a
+// benchmark of each with these parts.
 #pragma once
 
 #include <memory>
@@ -19,9 +20,9 @@ struct collective_session;
 // Adds the collectives' options and their software (MPI library, NCCL) to the system block.
 std::shared_ptr<collective_session> add_collective_family(core::registry& r);
 
-// Sets def.kind (a collective, op's name as its operation), def.requirement, def.cases and
-// def.body of the benchmark `def.id` measuring `op`.
-void set_collective_parts(core::benchmark_def& def, std::shared_ptr<collective_session> session,
-                          std::shared_ptr<const collective_op> op);
+// The benchmark coll.<op> measuring `op`: its kind (a collective, op's name as its
+// operation), sizes, stopping rule, requirement, cases and body.
+core::benchmark_def collective_def(std::shared_ptr<collective_session> session,
+                                   std::shared_ptr<const collective_op> op);
 
 }  // namespace gpubench::benchmarks::collectives

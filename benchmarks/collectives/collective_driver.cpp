@@ -61,15 +61,19 @@ scaling_row measure_collective(core::case_state& state, const collective_op& op,
     if (progress) progress(what);
   };
   const std::size_t esize = dtype_size(req.type);
-  std::vector<std::uint64_t> counts;
-  for (const std::uint64_t s : state.sizes())
-    if (s >= esize) counts.push_back(s / esize);
-  counts.erase(std::unique(counts.begin(), counts.end()), counts.end());
-  if (counts.empty())
-    throw core::skip_case("every message size is smaller than one " + to_string(req.type) +
-                          " element");
   const int ranks = backend.ranks();
   if (auto why = op.no_bandwidth(ranks)) throw core::skip_case(*why);
+  // The messages as the operation takes them: rounded down to a multiple of the ranks where
+  // it splits them, sizes below one element per rank left out.
+  std::vector<std::uint64_t> counts;
+  for (const std::uint64_t s : state.sizes())
+    if (const std::uint64_t total = op.counts(s / esize, ranks).total; total > 0)
+      counts.push_back(total);
+  counts.erase(std::unique(counts.begin(), counts.end()), counts.end());
+  if (counts.empty())
+    throw core::skip_case(fmt::format(
+        "every message size is smaller than one {} element{}", to_string(req.type),
+        op.counts(1, ranks).total == 0 ? " per rank" : ""));
   std::uint64_t max_send = 0, max_recv = 0;
   for (const std::uint64_t count : counts) {
     const op_counts c = op.counts(count, ranks);

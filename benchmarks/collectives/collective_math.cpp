@@ -45,6 +45,26 @@ double check_value(int rank, std::uint64_t index, std::uint32_t seed) {
                              check_period);
 }
 
+std::array<double, check_period> check_pattern(int rank, std::uint64_t first,
+                                               std::uint32_t seed) {
+  std::array<double, check_period> out{};
+  for (std::uint64_t i = 0; i < check_period; ++i)
+    out[i] = check_value(rank, first + i, seed);
+  return out;
+}
+
+std::span<std::byte> element_block(std::span<std::byte> buffer, dtype type, std::uint64_t first,
+                                   std::uint64_t count) {
+  const std::size_t e = dtype_size(type);
+  return buffer.subspan(first * e, count * e);
+}
+
+std::span<const std::byte> element_block(std::span<const std::byte> buffer, dtype type,
+                                         std::uint64_t first, std::uint64_t count) {
+  const std::size_t e = dtype_size(type);
+  return buffer.subspan(first * e, count * e);
+}
+
 namespace {
 
 template <typename T>

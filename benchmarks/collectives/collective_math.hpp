@@ -3,6 +3,7 @@
 // and the data-check pattern the operations fill and verify with.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <span>
 #include <string_view>
@@ -39,6 +40,16 @@ int ops_per_sample(double seconds_per_op, int min_ops = 20, double min_seconds =
 // result is known. Periodic in i with period check_period.
 constexpr std::uint64_t check_period = 17;
 double check_value(int rank, std::uint64_t index, std::uint32_t seed);
+
+// One period of rank's check values from element `first` on: what a block of rank's buffer
+// that starts at element `first` holds (the expected values of count_mismatches).
+std::array<double, check_period> check_pattern(int rank, std::uint64_t first, std::uint32_t seed);
+
+// Elements [first, first + count) of a buffer of `type` elements.
+std::span<std::byte> element_block(std::span<std::byte> buffer, dtype type, std::uint64_t first,
+                                   std::uint64_t count);
+std::span<const std::byte> element_block(std::span<const std::byte> buffer, dtype type,
+                                         std::uint64_t first, std::uint64_t count);
 
 // Fills `buffer` (elements of `type`) with rank's check values.
 void fill_check(std::span<std::byte> buffer, dtype type, int rank, std::uint32_t seed);

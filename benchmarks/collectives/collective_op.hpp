@@ -18,10 +18,14 @@ namespace gpubench::benchmarks::collectives {
 
 // A message of `count` elements (the size a result reports is count x element size), as one
 // rank's buffers and the library call see it.
+// Operations that split the message over the ranks take a multiple of the ranks (nccl-tests
+// rounds down the same way): `total` is the message as measured and reported, 0 when it is
+// smaller than one element per rank.
 struct op_counts {
-  std::uint64_t send = 0;  // elements of the send buffer
-  std::uint64_t recv = 0;  // elements of the receive buffer
-  std::uint64_t call = 0;  // the count the library call is given
+  std::uint64_t total = 0;  // elements of the message (its size in the result)
+  std::uint64_t send = 0;   // elements of the send buffer
+  std::uint64_t recv = 0;   // elements of the receive buffer
+  std::uint64_t call = 0;   // the count the library call is given
 };
 
 // What the data check knows of one rank: the element type, its rank among `ranks`, the
@@ -41,6 +45,8 @@ class collective_op {
   virtual std::string name() const = 0;
   // The operation with its reduction, for the data check's message: "allreduce (sum)".
   virtual std::string label() const = 0;
+  // The benchmark's one-line description (`gpubench list`).
+  virtual std::string description() const = 0;
   // The library call the backends make (ncclAllReduce, MPI_Allreduce).
   virtual transports::collective_call call() const = 0;
   // Buffers and call count of a message of `count` elements over `ranks` ranks.
@@ -61,7 +67,12 @@ class collective_op {
   virtual std::uint64_t count_wrong(const check_args& a, std::span<const std::byte> recv) const = 0;
 };
 
-// The collectives of this build, each defined in its own file.
+// The collectives of this build, each defined in its own file (nccl-tests' operations).
 std::shared_ptr<const collective_op> make_allreduce();
+std::shared_ptr<const collective_op> make_allgather();
+std::shared_ptr<const collective_op> make_reduce_scatter();
+std::shared_ptr<const collective_op> make_alltoall();
+std::shared_ptr<const collective_op> make_broadcast();
+std::shared_ptr<const collective_op> make_sendrecv();
 
 }  // namespace gpubench::benchmarks::collectives

@@ -20,7 +20,7 @@ namespace {
 std::uint64_t allreduce_wrong(std::span<const std::byte> recv, coll::dtype type, int ranks,
                               std::uint32_t seed) {
   const std::uint64_t count = recv.size() / coll::dtype_size(type);
-  return coll::make_allreduce()->count_wrong({type, 0, ranks, seed, {count, count, count}}, recv);
+  return coll::make_allreduce()->count_wrong({type, 0, ranks, seed, {count, count, count, count}}, recv);
 }
 
 }  // namespace
@@ -82,7 +82,7 @@ TEST(AllreduceMath, CheckPatternDetectsWrongElements) {
     const std::size_t count = 1000, bytes = count * coll::dtype_size(type);
     std::vector<std::byte> sum(bytes), part(bytes), recv(bytes);
     for (int r = 0; r < 3; ++r) {
-      coll::make_allreduce()->fill({type, r, 3, 7, {count, count, count}}, part, recv);
+      coll::make_allreduce()->fill({type, r, 3, 7, {count, count, count, count}}, part, recv);
       EXPECT_EQ(part, recv) << "in place, the receive buffer is the input";
       for (std::size_t i = 0; i < count; ++i) {
         if (type == coll::dtype::float32) {

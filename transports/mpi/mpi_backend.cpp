@@ -30,6 +30,9 @@ MPI_Datatype to_mpi(dtype t) {
   return MPI_FLOAT;
 }
 
+// The tag of send/recv's messages (the benchmark's communicator carries nothing else).
+constexpr int sendrecv_tag = 11;
+
 }  // namespace
 
 host_backend::host_backend(MPI_Comm c, dtype type)
@@ -42,7 +45,7 @@ void host_backend::prepare(std::size_t send_bytes, std::size_t recv_bytes) {
   const std::size_t max_count = std::max(send_bytes, recv_bytes) / dtype_size(m_type);
   if (max_count > static_cast<std::uint64_t>(std::numeric_limits<int>::max()))
     throw core::usage_error(
-        fmt::format("MPI allreduce of {} elements: MPI counts stop at 2^31-1", max_count));
+        fmt::format("MPI buffers of {} elements: MPI counts stop at 2^31-1", max_count));
   // Zeros, touched: first-touch page faults stay out of the timed samples.
   m_send.assign(send_bytes, std::byte{0});
   m_recv.assign(recv_bytes, std::byte{0});
@@ -74,10 +77,31 @@ double host_backend::run(const call_args& args, int iters) {
   const auto start = std::chrono::steady_clock::now();
   for (int i = 0; i < iters; ++i) {
     int rc = MPI_SUCCESS;
+    void* send = args.in_place ? MPI_IN_PLACE : m_send.data();
     switch (args.call) {
       case collective_call::allreduce_sum:
-        rc = MPI_Allreduce(args.in_place ? MPI_IN_PLACE : m_send.data(), m_recv.data(), n,
-                           m_mpi_type, MPI_SUM, m_comm);
+        rc = MPI_Allreduce(send, m_recv.data(), n, m_mpi_type, MPI_SUM, m_comm);
+        break;
+      case collective_call::allgather:
+        // In place, this rank's block is already at its place in the receive buffer.
+        rc = MPI_Allgather(send, n, m_mpi_type, m_recv.data(), n, m_mpi_type, m_comm);
+        break;
+      case collective_call::reduce_scatter_sum:
+        rc = MPI_Reduce_scatter_block(m_send.data(), m_recv.data(), n, m_mpi_type, MPI_SUM,
+                                      m_comm);
+        break;
+      case collective_call::alltoall:
+        rc = MPI_Alltoall(m_send.data(), n, m_mpi_type, m_recv.data(), n, m_mpi_type, m_comm);
+        break;
+      case collective_call::broadcast:
+        // One buffer per rank: out of place, the root sends from its send buffer.
+        rc = MPI_Bcast(m_rank == 0 && !args.in_place ? m_send.data() : m_recv.data(), n,
+                       m_mpi_type, 0, m_comm);
+        break;
+      case collective_call::sendrecv:
+        rc = MPI_Sendrecv(m_send.data(), n, m_mpi_type, (m_rank + 1) % m_size, sendrecv_tag,
+                          m_recv.data(), n, m_mpi_type, (m_rank + m_size - 1) % m_size,
+                          sendrecv_tag, m_comm, MPI_STATUS_IGNORE);
         break;
     }
     if (rc != MPI_SUCCESS)

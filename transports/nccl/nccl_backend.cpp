@@ -162,11 +162,43 @@ void gpu_backend::wait_all(const std::string& what) {
 }
 
 ncclResult_t gpu_backend::enqueue(const call_args& args, const gpu& g) const {
-  const void* src = args.in_place ? g.recv->get() : g.send->get();
+  const api& f = m_lib.fn();
+  const ncclDataType_t type = to_nccl(m_type);
+  const std::size_t block = args.count * dtype_size(m_type);  // bytes of the call's count
+  auto* send = static_cast<std::byte*>(g.send->get());
+  auto* recv = static_cast<std::byte*>(g.recv->get());
+  const cudaStream_t st = g.stream->get();
+  const int n = m_nranks;
   switch (args.call) {
     case collective_call::allreduce_sum:
-      return m_lib.fn().all_reduce(src, g.recv->get(), args.count, to_nccl(m_type), ncclSum, g.comm,
-                                   g.stream->get());
+      return f.all_reduce(args.in_place ? recv : send, recv, args.count, type, ncclSum, g.comm, st);
+    case collective_call::allgather:
+      // In place, this rank's block is already at its place in the receive buffer.
+      return f.all_gather(args.in_place ? recv + static_cast<std::size_t>(g.rank) * block : send,
+                          recv, args.count, type, g.comm, st);
+    case collective_call::reduce_scatter_sum:
+      return f.reduce_scatter(send, recv, args.count, type, ncclSum, g.comm, st);
+    case collective_call::broadcast:
+      return f.broadcast(args.in_place ? recv : send, recv, args.count, type, 0, g.comm, st);
+    case collective_call::alltoall:
+    case collective_call::sendrecv: {
+      // Point-to-point calls of one operation are one group (nested in the caller's when one
+      // process drives several GPUs), or a send and its receive would wait for each other.
+      if (const ncclResult_t r = f.group_start(); r != ncclSuccess) return r;
+      ncclResult_t r = ncclSuccess;
+      if (args.call == collective_call::alltoall) {
+        for (int peer = 0; peer < n && r == ncclSuccess; ++peer) {
+          const std::size_t at = static_cast<std::size_t>(peer) * block;
+          r = f.send(send + at, args.count, type, peer, g.comm, st);
+          if (r == ncclSuccess) r = f.recv(recv + at, args.count, type, peer, g.comm, st);
+        }
+      } else {
+        r = f.send(send, args.count, type, (g.rank + 1) % n, g.comm, st);
+        if (r == ncclSuccess) r = f.recv(recv, args.count, type, (g.rank + n - 1) % n, g.comm, st);
+      }
+      const ncclResult_t end = f.group_end();
+      return r != ncclSuccess ? r : end;
+    }
   }
   return ncclInvalidArgument;
 }

@@ -55,6 +55,11 @@ library::library() {
     bind_symbol(m_handle, m_api.comm_abort, "ncclCommAbort", m_path);
     bind_symbol(m_handle, m_api.comm_get_async_error, "ncclCommGetAsyncError", m_path);
     bind_symbol(m_handle, m_api.all_reduce, "ncclAllReduce", m_path);
+    bind_symbol(m_handle, m_api.all_gather, "ncclAllGather", m_path);
+    bind_symbol(m_handle, m_api.reduce_scatter, "ncclReduceScatter", m_path);
+    bind_symbol(m_handle, m_api.broadcast, "ncclBroadcast", m_path);
+    bind_symbol(m_handle, m_api.send, "ncclSend", m_path);
+    bind_symbol(m_handle, m_api.recv, "ncclRecv", m_path);
     bind_symbol(m_handle, m_api.group_start, "ncclGroupStart", m_path);
     bind_symbol(m_handle, m_api.group_end, "ncclGroupEnd", m_path);
     bind_symbol(m_handle, m_api.get_error_string, "ncclGetErrorString", m_path);

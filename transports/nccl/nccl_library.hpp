@@ -17,6 +17,11 @@ struct api {
   decltype(&::ncclCommAbort) comm_abort = nullptr;
   decltype(&::ncclCommGetAsyncError) comm_get_async_error = nullptr;
   decltype(&::ncclAllReduce) all_reduce = nullptr;
+  decltype(&::ncclAllGather) all_gather = nullptr;
+  decltype(&::ncclReduceScatter) reduce_scatter = nullptr;
+  decltype(&::ncclBroadcast) broadcast = nullptr;
+  decltype(&::ncclSend) send = nullptr;
+  decltype(&::ncclRecv) recv = nullptr;
   decltype(&::ncclGroupStart) group_start = nullptr;
   decltype(&::ncclGroupEnd) group_end = nullptr;
   decltype(&::ncclGetErrorString) get_error_string = nullptr;
