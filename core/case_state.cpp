@@ -54,7 +54,8 @@ point_result& case_state::measure(std::uint64_t bytes, const sample_spec& spec, 
 
 point_result& case_state::measure_timed(std::uint64_t bytes, const sample_spec& spec,
                                         const std::function<double()>& op) {
-  const stopping_criteria& c = m_def.criteria;
+  stopping_criteria c = m_def.criteria;
+  c.timeout = std::max(c.timeout, spec.point_limit_s);
   point_result p;
   p.bytes = bytes;
   // Alone, an interrupt stops at once; in a group only where all agree (m_agree).
@@ -94,6 +95,8 @@ point_result& case_state::measure_timed(std::uint64_t bytes, const sample_spec& 
   p.stopped_by = std::string(to_string(*reason));
   if (!p.samples.empty()) {
     p.stats = summarize(p.samples);
+    if (p.samples.size() < c.min_samples && reason != stop_reason::interrupted)
+      p.extra["min_samples"] = c.min_samples;
     m_result.points.push_back(std::move(p));
     if (m_on_point) m_on_point(m_result, m_result.points.back());
   }

@@ -21,6 +21,9 @@ struct sample_spec {
   double bytes = 0;            // bytes moved by one sample
   double operations = 1;       // operations timed in one sample
   double latency_divisor = 1;  // 2 when a round trip is reported one-way
+  // The point's time limit when it must be longer than the criteria's timeout (samples that
+  // each take long: the rule's minimum of samples would not fit); 0: the criteria's.
+  double point_limit_s = 0;
 };
 
 // The message sizes of a case of `def`: --sizes if given, else the benchmark's sweep
@@ -53,7 +56,8 @@ class case_state {
   point_result& measure(std::uint64_t bytes, const sample_spec& spec, timer& t,
                         const std::function<void()>& op);
   // `op` runs one sample and returns its duration in seconds, measured by itself (device
-  // timers, times reduced across MPI ranks).
+  // timers, times reduced across MPI ranks). A point that stopped with fewer samples than the
+  // rule asks (its time limit came first) says so: extra "min_samples", the number asked.
   point_result& measure_timed(std::uint64_t bytes, const sample_spec& spec,
                               const std::function<double()>& op);
 

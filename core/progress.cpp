@@ -9,8 +9,11 @@
 namespace gpubench::core {
 
 double case_budget_s(const benchmark_def& def, const run_context& ctx) {
+  const auto& c = def.criteria;
+  if (ctx.quick && c.quick_case_budget > 0) return c.quick_case_budget;
+  if (c.case_budget > 0) return c.case_budget;
   const auto points = static_cast<double>(case_sizes(def, ctx).size());
-  return points * def.criteria.timeout;
+  return points * c.timeout;
 }
 
 progress_estimate::progress_estimate(std::vector<double> budgets)

@@ -13,7 +13,8 @@
 
 namespace gpubench::core {
 
-// Seconds a case of `def` may take at most: its sizes times the limit of one point.
+// Seconds a case of `def` may take at most: its own budget when the benchmark sets one
+// (--quick: the quick one), else its sizes times the limit of one point.
 double case_budget_s(const benchmark_def& def, const run_context& ctx);
 
 class progress_estimate {

@@ -17,6 +17,10 @@ struct stopping_criteria {
   double timeout = 5.0;      // seconds per point, the hard limit
   std::size_t max_samples = 1'000'000;
   std::size_t warmup_samples = 2;  // never counted
+  // Seconds a whole case may take (0: its points' timeouts only); --quick takes the quick one
+  // when set. A benchmark whose points may each outlast `timeout` (a slow link) keeps to it.
+  double case_budget = 0;
+  double quick_case_budget = 0;
 };
 
 // consensus: another MPI rank's rule stopped the point first.

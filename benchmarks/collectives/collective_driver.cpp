@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "benchmarks/collectives/sweep_guard.hpp"
 #include "core/errors.hpp"
 #include "core/units.hpp"
 
@@ -92,22 +93,29 @@ scaling_row measure_collective(core::case_state& state, const collective_op& op,
 
   scaling_row row;
   std::uint32_t seed = 1;
+  sweep_guard sweep(state, group);
   for (const std::uint64_t count : counts) {
     const std::uint64_t bytes = count * esize;
+    if (sweep.over_budget(bytes)) break;
     const op_counts c = op.counts(count, ranks);
     const transports::call_args call{op.call(), c.call, req.in_place};
     const std::string what = fmt::format("measuring {} of {} over {} ranks", op.name(),
                                          core::format_bytes(bytes), ranks);
     beat(what);
     if (req.check) check_data(op, backend, group, req, c, count, seed++);
-    // One operation, untimed, sizes the samples: the slowest rank's time decides, so every
-    // rank runs the same number of operations.
+    // One untimed operation first: NCCL (2.22 on) connects at first use and pages are faulted
+    // in, which the sizing operation after it must not include. Its time, the slowest rank's,
+    // sizes the samples: every rank runs the same number of operations.
+    group.barrier();
+    backend.run(call, 1);
+    beat(what);
     group.barrier();
     const double one = group.reduce_time(backend.run(call, 1)).max;
-    const int iters = ops_per_sample(one, 20, 1e-3, 100000, req.sample_limit_s);
+    const int iters = ops_per_sample(one, 1, 1e-3, 100000, req.sample_limit_s);
     beat(what);
     core::sample_spec spec;
     spec.bytes = static_cast<double>(bytes) * factor;
+    spec.point_limit_s = sweep.point_limit(one * iters);
     std::vector<transports::rank_times> times;
     auto& point = state.measure_timed(bytes, spec, [&] {
       group.barrier();
@@ -115,7 +123,11 @@ scaling_row measure_collective(core::case_state& state, const collective_op& op,
       const transports::rank_times t = group.reduce_time(seconds);
       times.push_back(t);
       beat(what);
-      return t.avg;
+      // The sample ends when the operation is complete on every rank: the slowest rank's
+      // time. A rank that only sends (a broadcast's root, a sender of send/recv) returns once
+      // its data is buffered, so the average would count data not yet delivered; samples of
+      // 1 ms or more keep the barrier's exit skew out of it.
+      return t.max;
     });
     std::vector<double> avg, lo, hi;
     for (std::size_t i = std::min(point.warmup, times.size()); i < times.size(); ++i) {
@@ -123,11 +135,12 @@ scaling_row measure_collective(core::case_state& state, const collective_op& op,
       lo.push_back(times[i].min);
       hi.push_back(times[i].max);
     }
-    const double t = median(avg);
+    const double t = median(hi);
     const bandwidths bw = bandwidths_of(static_cast<double>(bytes), t, factor);
     point.extra["algbw"] = bw.algbw;
     point.extra["busbw"] = bw.busbw;
     point.extra["time_us"] = t * 1e6;
+    point.extra["time_us_rank_avg"] = median(avg) * 1e6;
     point.extra["time_us_rank_min"] = median(lo) * 1e6;
     point.extra["time_us_rank_max"] = median(hi) * 1e6;
     point.extra["iterations_per_sample"] = iters;
@@ -140,6 +153,7 @@ scaling_row measure_collective(core::case_state& state, const collective_op& op,
     }
     row.large_bytes = bytes;
     row.large_busbw = bw.busbw;
+    if (sweep.bandwidth_bound(bytes, bw.busbw)) break;
   }
   row.ranks = ranks;
   return row;

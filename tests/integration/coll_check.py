@@ -1,6 +1,9 @@
 #!/usr/bin/env python3
-"""Checks a coll.allreduce result file: every measured case ok, the data check passed,
-the bus-bandwidth factor 2(n-1)/n right, and (optionally) busbw against a shaped link rate."""
+"""Checks the collectives of a result file (every operation, or those of --ops): every
+measured case ok, the data check passed, the bus-bandwidth factor of each operation as
+nccl-tests defines it (doc/PERFORMANCE.md: allreduce 2(n-1)/n; all-gather, reduce-scatter and
+all-to-all (n-1)/n; broadcast and send/recv 1), the node counts and scaling table of each
+operation, and (optionally) busbw against a shaped link rate."""
 import argparse
 import json
 import sys
@@ -11,6 +14,16 @@ def fail(msg):
     sys.exit(1)
 
 
+FACTORS = {
+    "allreduce": lambda n: 2 * (n - 1) / n,
+    "allgather": lambda n: (n - 1) / n,
+    "reduce_scatter": lambda n: (n - 1) / n,
+    "alltoall": lambda n: (n - 1) / n,
+    "broadcast": lambda n: 1.0,
+    "sendrecv": lambda n: 1.0,
+}
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("result")
@@ -18,12 +31,23 @@ def main():
     ap.add_argument("--nodes", help="expected node counts, e.g. 1,2,4")
     ap.add_argument("--rate-gbs", type=float, help="shaped link rate in GB/s")
     ap.add_argument("--min-fraction", type=float, default=0.25)
+    ap.add_argument("--ops", default=",".join(FACTORS),
+                    help="operations the result must hold (default: all six)")
     a = ap.parse_args()
     doc = json.load(open(a.result))
-    cases = [c for c in doc["results"] if c["benchmark"] == "coll.allreduce"
-             and c["params"].get("backend") == "mpi"]
-    if not cases:
-        fail("no MPI coll.allreduce case in the result")
+    by_op = {}
+    for c in doc["results"]:
+        if c["kind"]["path"] == "collective" and c["params"].get("backend") == "mpi":
+            by_op.setdefault(c["kind"]["operation"], []).append(c)
+    want_ops = a.ops.split(",")
+    if sorted(by_op) != sorted(want_ops):
+        fail(f"operations {sorted(by_op)}, expected {sorted(want_ops)}")
+    for op, cases in by_op.items():
+        check_op(a, op, cases)
+    print(f"ok: {sum(len(v) for v in by_op.values())} case(s) of {len(by_op)} operation(s)")
+
+
+def check_op(a, op, cases):
     for c in cases:
         p = c["params"]
         if p["ranks"] < 2:
@@ -37,13 +61,13 @@ def main():
                 fail(f"ranks {p['ranks']}, expected {a.ranks}")
             continue
         if c["status"] != "ok":
-            fail(f"case {p} is {c['status']}: {c.get('reason')}")
+            fail(f"{op} case {p} is {c['status']}: {c.get('reason')}")
         if not c["points"]:
             fail(f"case {p} has no points")
         n = p["ranks"]
         if a.ranks is not None and n != a.ranks:
             fail(f"ranks {n}, expected {a.ranks}")
-        factor = 2 * (n - 1) / n
+        factor = FACTORS[op](n)
         for pt in c["points"]:
             x = pt["extra"]
             if x.get("check") != "passed":
@@ -58,9 +82,9 @@ def main():
                 fail(f"{p} {pt['bytes']} B: {expect} outside the samples [{st['min']}, {st['max']}]")
     if a.nodes:
         want = [int(v) for v in a.nodes.split(",")]
-        got = sorted(c["params"]["nodes"] for c in cases)
+        got = sorted(set(c["params"]["nodes"] for c in cases))
         if got != want:
-            fail(f"node counts {got}, expected {want}")
+            fail(f"{op}: node counts {got}, expected {want}")
         last = max(cases, key=lambda c: c["params"]["nodes"])
         scaling = last["context"]["scaling"]
         rows = scaling["rows"]
@@ -77,13 +101,12 @@ def main():
             if c["params"]["nodes"] < 2 or c["status"] != "ok":
                 continue
             big = c["points"][-1]["extra"]["busbw"]
-            print(f"nodes={c['params']['nodes']}: busbw {big:.4f} GB/s at {c['points'][-1]['bytes']} B,"
+            print(f"{op} nodes={c['params']['nodes']}: busbw {big:.4f} GB/s at {c['points'][-1]['bytes']} B,"
                   f" link {a.rate_gbs:.4f} GB/s ({100 * big / a.rate_gbs:.0f} %)")
             if big > a.rate_gbs * 1.05:
                 fail(f"busbw {big} GB/s exceeds the shaped link rate {a.rate_gbs} GB/s")
             if big < a.rate_gbs * a.min_fraction:
                 fail(f"busbw {big} GB/s is below {a.min_fraction} of the link rate {a.rate_gbs} GB/s")
-    print(f"ok: {len(cases)} case(s)")
 
 
 if __name__ == "__main__":

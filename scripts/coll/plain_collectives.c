@@ -1,0 +1,66 @@
+/* The reference for scripts/coll_overhead.sh: a plain MPI timing loop of one collective
+ * (float32, out of place) as a user would write it, with no harness, printing
+ * "bytes busbw_GBps" per size. The sizes and bus factors follow nccl-tests' conventions
+ * (doc/PERFORMANCE.md), written here on their own: the message is the whole buffer for
+ * allreduce, broadcast and send/recv, the gathered (all-gather) or reduced (reduce-scatter)
+ * buffer of n blocks, and one rank's whole send buffer for all-to-all.
+ * Usage: plain_collectives OP MIN MAX ITERS, OP one of allreduce allgather reduce_scatter
+ * alltoall broadcast sendrecv. */
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void run(const char* op, float* send, float* recv, int count, int rank, int size) {
+  const int block = count / size;
+  if (!strcmp(op, "allreduce"))
+    MPI_Allreduce(send, recv, count, MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD);
+  else if (!strcmp(op, "allgather"))
+    MPI_Allgather(send, block, MPI_FLOAT, recv, block, MPI_FLOAT, MPI_COMM_WORLD);
+  else if (!strcmp(op, "reduce_scatter"))
+    MPI_Reduce_scatter_block(send, recv, block, MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD);
+  else if (!strcmp(op, "alltoall"))
+    MPI_Alltoall(send, block, MPI_FLOAT, recv, block, MPI_FLOAT, MPI_COMM_WORLD);
+  else if (!strcmp(op, "broadcast"))
+    MPI_Bcast(rank == 0 ? send : recv, count, MPI_FLOAT, 0, MPI_COMM_WORLD);
+  else
+    MPI_Sendrecv(send, count, MPI_FLOAT, (rank + 1) % size, 1, recv, count, MPI_FLOAT,
+                 (rank + size - 1) % size, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+}
+
+static double factor(const char* op, int n) {
+  if (!strcmp(op, "allreduce")) return 2.0 * (n - 1) / n;
+  if (!strcmp(op, "broadcast") || !strcmp(op, "sendrecv")) return 1.0;
+  return (double)(n - 1) / n;
+}
+
+int main(int argc, char** argv) {
+  MPI_Init(&argc, &argv);
+  int rank = 0, size = 1;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  const char* op = argc > 1 ? argv[1] : "allreduce";
+  const long min = argc > 2 ? atol(argv[2]) : 1 << 20;
+  const long max = argc > 3 ? atol(argv[3]) : 4 << 20;
+  const int iters = argc > 4 ? atoi(argv[4]) : 20;
+  float* send = calloc((size_t)max / 4, 4);
+  float* recv = calloc((size_t)max / 4, 4);
+  for (long bytes = min; bytes <= max; bytes *= 2) {
+    int count = (int)(bytes / 4);
+    if (strcmp(op, "allreduce") && strcmp(op, "broadcast") && strcmp(op, "sendrecv"))
+      count = count / size * size; /* n blocks */
+    for (int i = 0; i < 3; ++i) run(op, send, recv, count, rank, size);
+    MPI_Barrier(MPI_COMM_WORLD);
+    const double t0 = MPI_Wtime();
+    for (int i = 0; i < iters; ++i) run(op, send, recv, count, rank, size);
+    double t = (MPI_Wtime() - t0) / iters, sum = 0;
+    MPI_Allreduce(&t, &sum, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+    t = sum / size;
+    const double busbw = (double)count * 4 / t / 1e9 * factor(op, size);
+    if (rank == 0) printf("%ld %.6f\n", (long)count * 4, busbw);
+  }
+  free(send);
+  free(recv);
+  MPI_Finalize();
+  return 0;
+}

@@ -1,0 +1,94 @@
+// Time as part of a measurement's design: a point that its time limit cut short of the
+// stopping rule's minimum says so, a longer point limit lets slow samples reach it, and the
+// collectives' sweep ends where the curve is bandwidth-bound (benchmarks/collectives/
+// sweep_guard.hpp).
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <thread>
+
+#include "benchmarks/collectives/sweep_guard.hpp"
+#include "core/case_state.hpp"
+#include "core/progress.hpp"
+#include "core/runner.hpp"
+
+using namespace gpubench;
+
+namespace {
+
+// One point of samples that each sleep `sample_ms`, under a 60 ms point timeout and a minimum
+// of 5 samples; `limit_s` is the point's own limit (0: none).
+core::case_result slow_point(int sample_ms, double limit_s) {
+  core::benchmark_def d;
+  d.id = "t.slow";
+  d.kind = core::host_memory_kind({});
+  d.suites = {"memory"};
+  d.metric = core::bandwidth_metric();
+  d.sizes = {1024, 1024, 1024};
+  d.criteria.min_samples = 5;
+  d.criteria.min_time = 0;
+  d.criteria.max_noise = 1;  // any spread is fine once there are enough samples
+  d.criteria.timeout = 0.06;
+  d.criteria.warmup_samples = 0;
+  d.body = [=](core::case_state& s) {
+    core::sample_spec spec;
+    spec.bytes = 1e6;
+    spec.point_limit_s = limit_s;
+    s.measure_timed(1024, spec, [=] {
+      std::this_thread::sleep_for(std::chrono::milliseconds(sample_ms));
+      return sample_ms / 1000.0;
+    });
+  };
+  core::run_context ctx;
+  core::result_file f;
+  core::runner(ctx, {}).run({&d}, f);
+  return f.results.at(0);
+}
+
+}  // namespace
+
+TEST(Sweep, APointCutShortOfTheMinimumSaysHowManyTheRuleAsked) {
+  const auto c = slow_point(25, 0);
+  ASSERT_EQ(c.points.size(), 1u);
+  const auto& p = c.points[0];
+  EXPECT_LT(p.samples.size(), 5u);
+  EXPECT_EQ(p.stopped_by, "timeout");
+  ASSERT_TRUE(p.extra.contains("min_samples"));
+  EXPECT_EQ(p.extra["min_samples"].get<int>(), 5);
+}
+
+TEST(Sweep, ALongerPointLimitReachesTheMinimum) {
+  const auto c = slow_point(25, 1.0);
+  const auto& p = c.points.at(0);
+  EXPECT_GE(p.samples.size(), 5u);
+  EXPECT_FALSE(p.extra.contains("min_samples"));
+}
+
+TEST(Sweep, BandwidthBoundAfterTwoFlatDoublings) {
+  namespace coll = benchmarks::collectives;
+  EXPECT_FALSE(coll::bandwidth_bound({1, 2}));
+  EXPECT_FALSE(coll::bandwidth_bound({1, 2, 4})) << "latency-bound: doubling per doubling";
+  EXPECT_FALSE(coll::bandwidth_bound({8, 10, 10.5})) << "the first doubling still gained 25 %";
+  EXPECT_TRUE(coll::bandwidth_bound({1, 2, 4, 9.5, 10, 10.4}));
+  EXPECT_TRUE(coll::bandwidth_bound({10, 9.5, 9.8})) << "a dip is no gain";
+  EXPECT_FALSE(coll::bandwidth_bound({0, 0, 0})) << "nothing measured is no plateau";
+}
+
+TEST(Sweep, PointLimitFitsTheMinimumWithinTheBudgetLeft) {
+  namespace coll = benchmarks::collectives;
+  EXPECT_DOUBLE_EQ(coll::point_limit_s(2.0, 5, 0), 12.5) << "5 samples and a quarter to spare";
+  EXPECT_DOUBLE_EQ(coll::point_limit_s(2.0, 5, 7.0), 7.0) << "no more than the budget left";
+  EXPECT_DOUBLE_EQ(coll::point_limit_s(-1, 5, 7.0), 0.0);
+}
+
+TEST(Sweep, CaseBudgetOfItsOwnAndQuick) {
+  core::benchmark_def d;
+  d.sizes = {8, 1 << 20, 1 << 10};
+  d.criteria.timeout = 1;
+  d.criteria.case_budget = 600;
+  d.criteria.quick_case_budget = 8;
+  core::run_context ctx;
+  EXPECT_DOUBLE_EQ(core::case_budget_s(d, ctx), 600);
+  ctx.quick = true;
+  EXPECT_DOUBLE_EQ(core::case_budget_s(d, ctx), 8);
+}
