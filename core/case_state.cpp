@@ -55,7 +55,7 @@ point_result& case_state::measure(std::uint64_t bytes, const sample_spec& spec, 
 point_result& case_state::measure_timed(std::uint64_t bytes, const sample_spec& spec,
                                         const std::function<double()>& op) {
   stopping_criteria c = m_def.criteria;
-  c.timeout = std::max(c.timeout, spec.point_limit_s);
+  if (spec.point_limit_s > 0) c.timeout = spec.point_limit_s;
   point_result p;
   p.bytes = bytes;
   // Alone, an interrupt stops at once; in a group only where all agree (m_agree).

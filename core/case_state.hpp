@@ -21,8 +21,8 @@ struct sample_spec {
   double bytes = 0;            // bytes moved by one sample
   double operations = 1;       // operations timed in one sample
   double latency_divisor = 1;  // 2 when a round trip is reported one-way
-  // The point's time limit when it must be longer than the criteria's timeout (samples that
-  // each take long: the rule's minimum of samples would not fit); 0: the criteria's.
+  // The point's time limit in place of the criteria's timeout (a sweep that shares a case's
+  // time budget out over its points); 0: the criteria's.
   double point_limit_s = 0;
 };
 

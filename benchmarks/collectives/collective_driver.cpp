@@ -115,7 +115,7 @@ scaling_row measure_collective(core::case_state& state, const collective_op& op,
     beat(what);
     core::sample_spec spec;
     spec.bytes = static_cast<double>(bytes) * factor;
-    spec.point_limit_s = sweep.point_limit(one * iters);
+    spec.point_limit_s = sweep.point_limit(bytes, one * iters);
     std::vector<transports::rank_times> times;
     auto& point = state.measure_timed(bytes, spec, [&] {
       group.barrier();

@@ -14,14 +14,19 @@
 
 namespace gpubench::benchmarks::collectives {
 
-// Bandwidth-bound: each of the last two doublings of the size raised busbw by less than
-// `gain` (10 %). `busbw` holds the points of a doubling sweep in order.
-bool bandwidth_bound(const std::vector<double>& busbw, double gain = 0.10);
+// Bandwidth-bound: from `from_bytes` on (smaller messages are latency-bound on every fabric,
+// and their noise must not end a sweep), each of the last two doublings of the size raised
+// busbw by less than `gain` (10 %). `busbw` holds the points of a doubling sweep in order, the
+// last one at `bytes`.
+bool bandwidth_bound(const std::vector<double>& busbw, std::uint64_t bytes,
+                     std::uint64_t from_bytes = 1 << 20, double gain = 0.10);
 
-// The time limit of a point whose samples take `sample_s` each: enough for the rule's
-// `min_samples` with a quarter to spare, within `left_s` of the case's budget (0: no limit
-// beyond the criteria's own timeout).
-double point_limit_s(double sample_s, std::size_t min_samples, double left_s);
+// The time limit of a point: its share of what is left of the case's budget (`left_s` over
+// the `points_left` sizes still to measure, this one included), at most the criteria's
+// `timeout`, yet long enough for the rule's `min_samples` of `sample_s` each (with a quarter
+// to spare) as far as the budget left allows. `left_s` 0: no budget.
+double point_limit_s(double sample_s, std::size_t min_samples, double timeout, double left_s,
+                     std::size_t points_left);
 
 class sweep_guard {
  public:
@@ -30,8 +35,8 @@ class sweep_guard {
   // Before the size `bytes`: true on every rank when the case's budget is spent (one rank's
   // clock is enough: the ranks must sweep the same sizes).
   bool over_budget(std::uint64_t bytes);
-  // The limit of a point whose samples take `sample_s` each.
-  double point_limit(double sample_s) const;
+  // The limit of the point at `bytes` whose samples take `sample_s` each.
+  double point_limit(std::uint64_t bytes, double sample_s) const;
   // After the size `bytes` measured `busbw`: true when the quick sweep ends here.
   bool bandwidth_bound(std::uint64_t bytes, double busbw);
 
@@ -43,7 +48,7 @@ class sweep_guard {
   transports::process_group& m_group;
   double m_budget_s = 0;
   bool m_quick = false;  // the quick sweep (--quick without --sizes)
-  std::uint64_t m_planned_max = 0;
+  std::vector<std::uint64_t> m_planned;  // the sizes the sweep would measure
   std::uint64_t m_last = 0;  // the last size measured
   std::vector<double> m_busbw;
   std::chrono::steady_clock::time_point m_start = std::chrono::steady_clock::now();

@@ -64,21 +64,32 @@ TEST(Sweep, ALongerPointLimitReachesTheMinimum) {
   EXPECT_FALSE(p.extra.contains("min_samples"));
 }
 
-TEST(Sweep, BandwidthBoundAfterTwoFlatDoublings) {
+TEST(Sweep, BandwidthBoundAfterTwoFlatDoublingsOfLargeMessages) {
   namespace coll = benchmarks::collectives;
-  EXPECT_FALSE(coll::bandwidth_bound({1, 2}));
-  EXPECT_FALSE(coll::bandwidth_bound({1, 2, 4})) << "latency-bound: doubling per doubling";
-  EXPECT_FALSE(coll::bandwidth_bound({8, 10, 10.5})) << "the first doubling still gained 25 %";
-  EXPECT_TRUE(coll::bandwidth_bound({1, 2, 4, 9.5, 10, 10.4}));
-  EXPECT_TRUE(coll::bandwidth_bound({10, 9.5, 9.8})) << "a dip is no gain";
-  EXPECT_FALSE(coll::bandwidth_bound({0, 0, 0})) << "nothing measured is no plateau";
+  constexpr std::uint64_t mib = 1 << 20;
+  EXPECT_FALSE(coll::bandwidth_bound({1, 2}, 4 * mib));
+  EXPECT_FALSE(coll::bandwidth_bound({1, 2, 4}, 4 * mib)) << "latency-bound: doubling per doubling";
+  EXPECT_FALSE(coll::bandwidth_bound({8, 10, 10.5}, 4 * mib)) << "the first doubling gained 25 %";
+  EXPECT_TRUE(coll::bandwidth_bound({1, 2, 4, 9.5, 10, 10.4}, 4 * mib));
+  EXPECT_TRUE(coll::bandwidth_bound({10, 9.5, 9.8}, mib)) << "a dip is no gain";
+  EXPECT_FALSE(coll::bandwidth_bound({0, 0, 0}, 4 * mib)) << "nothing measured is no plateau";
+  // Small messages whose times jitter on a loaded host look flat: never an end.
+  EXPECT_FALSE(coll::bandwidth_bound({0.001, 0.0011, 0.0010}, 64));
+  EXPECT_FALSE(coll::bandwidth_bound({5, 5.1, 5.2}, 512 * 1024));
 }
 
-TEST(Sweep, PointLimitFitsTheMinimumWithinTheBudgetLeft) {
+TEST(Sweep, PointLimitSharesTheBudgetYetFitsTheMinimum) {
   namespace coll = benchmarks::collectives;
-  EXPECT_DOUBLE_EQ(coll::point_limit_s(2.0, 5, 0), 12.5) << "5 samples and a quarter to spare";
-  EXPECT_DOUBLE_EQ(coll::point_limit_s(2.0, 5, 7.0), 7.0) << "no more than the budget left";
-  EXPECT_DOUBLE_EQ(coll::point_limit_s(-1, 5, 7.0), 0.0);
+  // No budget: the criteria's timeout, or longer when 5 samples of 2 s need it.
+  EXPECT_DOUBLE_EQ(coll::point_limit_s(0.001, 5, 1.0, 0, 10), 1.0);
+  EXPECT_DOUBLE_EQ(coll::point_limit_s(2.0, 5, 1.0, 0, 10), 12.5);
+  // 8 s left over 20 sizes: a fast point may use its 0.4 s share, never the 1 s timeout.
+  EXPECT_DOUBLE_EQ(coll::point_limit_s(0.001, 5, 1.0, 8.0, 20), 0.4);
+  // 600 s over 28 sizes: the timeout, not the 21 s share.
+  EXPECT_DOUBLE_EQ(coll::point_limit_s(0.001, 5, 1.0, 600, 28), 1.0);
+  // A slow point gets what its minimum needs beyond its share, within what is left.
+  EXPECT_DOUBLE_EQ(coll::point_limit_s(0.5, 5, 1.0, 8.0, 4), 3.125);
+  EXPECT_DOUBLE_EQ(coll::point_limit_s(2.0, 5, 1.0, 7.0, 2), 7.0);
 }
 
 TEST(Sweep, CaseBudgetOfItsOwnAndQuick) {
