@@ -14,12 +14,11 @@ using namespace model;
 
 namespace {
 
-std::string size_of(double bytes) {
-  return format_size(static_cast<std::uint64_t>(bytes));
-}
-
-std::string percent(double fraction) {
-  return fmt::format("{:+.1f} %", 100 * fraction);
+// Rounded first, so that a residual of -1e-12 reads +0.0 %, not -0.0 %.
+std::string signed_percent(double fraction) {
+  double tenths = std::round(1000 * fraction);
+  if (tenths == 0) tenths = 0;
+  return fmt::format("{:+.1f} %", tenths / 10);
 }
 
 }  // namespace
@@ -84,11 +83,11 @@ std::vector<block> fit_blocks(const std::string& run_label,
           const auto measured = interpolate_seconds(cv.points, bytes);
           const auto fitted = predict_seconds(*oc.fit, oc.operation, cv.ranks, bytes);
           if (!measured || !fitted || !(*measured > 0)) continue;
-          check.rows.push_back({g.label, operation_text(oc.operation), size_of(bytes),
+          check.rows.push_back({g.label, operation_text(oc.operation), size_text(bytes),
                                 fmt::format("{} ({})", cv.nodes, format_value(cv.ranks)),
                                 fmt::format("{:.4g} ms", *measured * 1e3),
                                 fmt::format("{:.4g} ms", *fitted * 1e3),
-                                percent((*fitted - *measured) / *measured)});
+                                signed_percent((*fitted - *measured) / *measured)});
         }
       }
     }

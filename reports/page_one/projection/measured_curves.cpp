@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "reports/model/text_format.hpp"
+#include "reports/page_one/projection/strategy.hpp"
 #include "reports/views/allreduce_groups.hpp"
 
 namespace gpubench::reports::page_one::projection {
@@ -103,7 +103,7 @@ std::string measured_range_text(const op_curves& c, double bytes) {
       lo = lo == 0 ? cv.points.front().bytes : std::min(lo, cv.points.front().bytes);
       hi = std::max(hi, cv.points.back().bytes);
     }
-  const auto size = [](double b) { return model::format_size(static_cast<std::uint64_t>(b)); };
+  const auto size = [](double b) { return size_text(b); };
   if (hi == 0) return "nothing measured";
   return bytes > hi ? "largest measured: " + size(hi) : "smallest measured: " + size(lo);
 }

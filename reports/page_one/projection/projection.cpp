@@ -27,16 +27,12 @@ std::string secs(double s) {
 std::string millis(double s) {
   return fmt::format("{:.4g} ms", s * 1e3);
 }
-std::string size_of(double bytes) {
-  return format_size(static_cast<std::uint64_t>(bytes));
-}
-
 // "1 x allreduce of 100M", "2 x all-gather of 1.4G + 1 x reduce-scatter of 1.4G".
 std::string messages_text(const std::vector<message>& msgs) {
   std::string t;
   for (const auto& m : msgs)
     t += fmt::format("{}{} x {} of {} ({})", t.empty() ? "" : " + ", format_value(m.per_step),
-                     operation_text(m.operation), size_of(m.bytes), m.what);
+                     operation_text(m.operation), size_text(m.bytes), m.what);
   return t;
 }
 
@@ -173,7 +169,7 @@ void add_model(section& s, const std::string& run_label, const std::vector<strat
                                     : "not measured (" + measured_range_text(oc, miss->bytes) + ")";
         if (missing_text.empty() && !extrapolated)
           missing_text = fmt::format("{} of {}: {}", operation_text(miss->operation),
-                                     size_of(miss->bytes), why);
+                                     size_text(miss->bytes), why);
         row.insert(row.end(), {why, "-"});
         continue;
       }
@@ -210,14 +206,14 @@ std::string strategy_text(const report_options& o) {
           "Strategy data-parallel: each step allreduces the gradient, parameters x {} B, in "
           "buckets of {} (--bucket; the last bucket holds the rest). Allreduce size: the "
           "buffer each rank holds.",
-          bytes, m.bucket_bytes > 0 ? size_of(m.bucket_bytes) : "the whole gradient");
+          bytes, m.bucket_bytes > 0 ? size_text(m.bucket_bytes) : "the whole gradient");
     case training_strategy::sharded:
       return fmt::format(
           "Strategy sharded (FSDP, ZeRO-3): per unit of {} (--bucket), the parameters are "
           "all-gathered twice per step (forward, and again in backward after resharding) and "
           "the gradient is reduce-scattered once; {} B per element. Sizes are nccl-tests' "
           "totals: the unit's bytes, of which each rank holds 1/n.",
-          m.bucket_bytes > 0 ? size_of(m.bucket_bytes) : "the whole model", bytes);
+          m.bucket_bytes > 0 ? size_text(m.bucket_bytes) : "the whole model", bytes);
     case training_strategy::moe:
       return fmt::format(
           "Strategy mixture-of-experts: per MoE layer ({} layers), four all-to-alls per step "

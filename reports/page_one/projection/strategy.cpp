@@ -4,6 +4,8 @@
 
 #include <fmt/format.h>
 
+#include "core/units.hpp"
+
 namespace gpubench::reports::page_one::projection {
 
 using model::training_strategy;
@@ -66,6 +68,17 @@ std::string operation_text(std::string_view operation) {
   if (operation == "reduce_scatter") return "reduce-scatter";
   if (operation == "alltoall") return "all-to-all";
   return std::string(operation);
+}
+
+std::string size_text(double bytes) {
+  const auto whole = static_cast<std::uint64_t>(bytes);
+  if (bytes >= 1024 && double(whole) == bytes && whole % 1024 == 0)
+    return core::format_bytes(whole);
+  if (bytes >= 1e12) return fmt::format("{:.4g} TB", bytes / 1e12);
+  if (bytes >= 1e9) return fmt::format("{:.4g} GB", bytes / 1e9);
+  if (bytes >= 1e6) return fmt::format("{:.4g} MB", bytes / 1e6);
+  if (bytes >= 1e3) return fmt::format("{:.4g} KB", bytes / 1e3);
+  return fmt::format("{:.4g} B", bytes);
 }
 
 std::vector<model_size> models_of(const model::training_model& m) {

@@ -36,6 +36,10 @@ std::vector<std::string> operations_of(model::training_strategy s);
 // "all-gather", "reduce-scatter", "all-to-all", "allreduce": an operation as prose names it.
 std::string operation_text(std::string_view operation);
 
+// A message size as the section writes it: binary units when exact ("128 MiB", as measured
+// sweeps are), else decimal with four digits ("100 MB", "1.4 GB").
+std::string size_text(double bytes);
+
 // A model the section projects: the user's (--params), or one of the built-in sizes.
 struct model_size {
   double parameters = 0;
