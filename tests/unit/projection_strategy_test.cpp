@@ -1,6 +1,8 @@
 // The training projection's inputs by hand: the options a user types (model, strategy), the
 // messages one step sends under each strategy, and the alpha-beta fit of a ring.
 #include <cmath>
+#include <functional>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -38,32 +40,51 @@ TEST(TrainingOptions, ParsesAModelAndAStrategy) {
 }
 
 TEST(TrainingOptions, RejectsBadInputWithTheOptionNamed) {
-  const auto message = [](const training_text& t) {
-    try {
-      model::parse_training_model(t);
-    } catch (const core::usage_error& e) {
-      return std::string(e.what());
-    }
-    return std::string("accepted");
-  };
-  EXPECT_NE(message({.strategy = "pipeline"}).find("--strategy 'pipeline'"), std::string::npos);
   for (const char* bad : {"", "0", "-5", "abc", "1.5X", "nan", "inf"})
     EXPECT_THROW(model::parse_count(bad, "--params"), core::usage_error) << bad;
-  EXPECT_NE(message({.parameters = "lots"}).find("--params 'lots'"), std::string::npos);
-  EXPECT_NE(message({.element_bytes = "3"}).find("--element-bytes '3'"), std::string::npos);
-  EXPECT_NE(message({.bucket = "25 parsecs"}).find("--bucket"), std::string::npos);
-  EXPECT_NE(message({.bucket = "0"}).find("--bucket"), std::string::npos);
-  // moe needs its shape, and its shape needs moe.
-  EXPECT_NE(message({.strategy = "moe", .moe_layers = "24"}).find("needs --moe-layers"),
-            std::string::npos);
-  EXPECT_NE(message({.moe_hidden = "4096"}).find("need --strategy moe"), std::string::npos);
-  EXPECT_NE(message({.strategy = "moe",
-                     .parameters = "1B",
-                     .moe_layers = "2",
-                     .moe_tokens = "8",
-                     .moe_hidden = "16"})
-                .find("--params"),
-            std::string::npos);
+  struct bad_case {
+    std::function<void(training_text&)> set;
+    const char* says;
+  };
+  const std::vector<bad_case> cases = {
+      {[](training_text& t) { t.strategy = "pipeline"; }, "--strategy 'pipeline'"},
+      {[](training_text& t) { t.parameters = "lots"; }, "--params 'lots'"},
+      {[](training_text& t) { t.element_bytes = "3"; }, "--element-bytes '3'"},
+      {[](training_text& t) { t.bucket = "25 parsecs"; }, "--bucket"},
+      {[](training_text& t) { t.bucket = "0"; }, "--bucket"},
+      // moe needs its shape, and its shape needs moe.
+      {[](training_text& t) {
+         t.strategy = "moe";
+         t.moe_layers = "24";
+       },
+       "needs --moe-layers"},
+      {[](training_text& t) { t.moe_hidden = "4096"; }, "need --strategy moe"},
+      {[](training_text& t) {
+         t.strategy = "moe";
+         t.parameters = "1B";
+         t.moe_layers = "2";
+         t.moe_tokens = "8";
+         t.moe_hidden = "16";
+       },
+       "--params"},
+      {[](training_text& t) {
+         t.strategy = "moe";
+         t.moe_layers = "2";
+         t.moe_tokens = "8";
+         t.moe_hidden = "-16";
+       },
+       "--moe-hidden '-16'"},
+  };
+  for (const auto& c : cases) {
+    training_text t;
+    c.set(t);
+    try {
+      model::parse_training_model(t);
+      ADD_FAILURE() << "accepted; expected an error with: " << c.says;
+    } catch (const core::usage_error& e) {
+      EXPECT_NE(std::string(e.what()).find(c.says), std::string::npos) << e.what();
+    }
+  }
 }
 
 TEST(StrategyMessages, DataParallelBucketsTheGradient) {

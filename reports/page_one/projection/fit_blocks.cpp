@@ -84,7 +84,7 @@ std::vector<block> fit_blocks(const std::string& run_label,
           const auto fitted = predict_seconds(*oc.fit, oc.operation, cv.ranks, bytes);
           if (!measured || !fitted || !(*measured > 0)) continue;
           check.rows.push_back({g.label, operation_text(oc.operation), size_text(bytes),
-                                fmt::format("{} ({})", cv.nodes, format_value(cv.ranks)),
+                                fmt::format("{} ({:g})", cv.nodes, cv.ranks),
                                 fmt::format("{:.4g} ms", *measured * 1e3),
                                 fmt::format("{:.4g} ms", *fitted * 1e3),
                                 signed_percent((*fitted - *measured) / *measured)});

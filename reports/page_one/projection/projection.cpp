@@ -21,6 +21,10 @@ using namespace model;
 
 namespace {
 
+// Counts and fractions as typed: 24, 0.3, 4096 (not 24.00).
+std::string fmt_g(double v) {
+  return fmt::format("{:g}", v);
+}
 std::string secs(double s) {
   return fmt::format("{:.4g} s", s);
 }
@@ -31,7 +35,7 @@ std::string millis(double s) {
 std::string messages_text(const std::vector<message>& msgs) {
   std::string t;
   for (const auto& m : msgs)
-    t += fmt::format("{}{} x {} of {} ({})", t.empty() ? "" : " + ", format_value(m.per_step),
+    t += fmt::format("{}{:g} x {} of {} ({})", t.empty() ? "" : " + ", m.per_step,
                      operation_text(m.operation), size_text(m.bytes), m.what);
   return t;
 }
@@ -98,11 +102,11 @@ std::string worked_example(const strategy_group& g, const model_size& ms,
   const auto sum = [&](const comm_result& c) {
     std::string t;
     for (std::size_t i = 0; i < msgs.size(); ++i)
-      t += fmt::format("{}{} x {}", i == 0 ? "" : " + ", format_value(msgs[i].per_step),
+      t += fmt::format("{}{:g} x {}", i == 0 ? "" : " + ", msgs[i].per_step,
                        millis(c.per_message[i]));
     return t;
   };
-  const std::string ovl = format_value(o.overlap);
+  const std::string ovl = fmt_g(o.overlap);
   return fmt::format(
       "Worked example ({}, {}, n = {}{}): comm({}) = {} = {}; step({}) = {} + {} x (1 - {}) = {}; "
       "comm({}) = {} = {}; step({}) = {} + {} x (1 - {}) = {}; speedup = ({} / {}) x {} / {} = "
@@ -134,10 +138,10 @@ void add_model(section& s, const std::string& run_label, const std::vector<strat
   const auto msgs = messages_per_step(o.training, ms.parameters);
   table t;
   t.caption = fmt::format(
-      "{}{} ({}), {}: per step {}; T = {}, overlap = {}. Cells: step time (communication per "
+      "{}{}, {}, {}: per step {}; T = {}, overlap = {:g}. Cells: step time (communication per "
       "step); speedup (efficiency); rows marked extrapolated come from the alpha-beta fit",
       run_label, ms.name, ms.basis, to_string(o.training.strategy), messages_text(msgs),
-      secs(o.step_compute_seconds), format_value(o.overlap));
+      secs(o.step_compute_seconds), o.overlap);
   t.header = {"nodes"};
   for (const auto& g : groups) {
     t.header.push_back(g.label + " step");
@@ -185,7 +189,7 @@ void add_model(section& s, const std::string& run_label, const std::vector<strat
   }
   if (!any) {
     s.blocks.push_back(note{fmt::format(
-        "{}{} ({}): {}. The model interpolates only between measured sizes; measure the sizes "
+        "{}{}, {}: {}. The model interpolates only between measured sizes; measure the sizes "
         "this step sends (gpubench run --suite collectives --sizes ...) to project it.",
         run_label, ms.name, ms.basis, missing_text)});
     return;
@@ -199,7 +203,7 @@ void add_model(section& s, const std::string& run_label, const std::vector<strat
 
 std::string strategy_text(const report_options& o) {
   const auto& m = o.training;
-  const std::string bytes = format_value(m.element_bytes);
+  const std::string bytes = fmt_g(m.element_bytes);
   switch (m.strategy) {
     case training_strategy::data_parallel:
       return fmt::format(
@@ -220,8 +224,8 @@ std::string strategy_text(const report_options& o) {
           "(dispatch and combine, forward and backward) of tokens x top-k x hidden x {} B = {} "
           "x {} x {} x {} B; size: the total each rank sends. The gradient allreduce of the "
           "dense layers is left out.",
-          format_value(m.moe.layers), bytes, format_value(m.moe.tokens), format_value(m.moe.top_k),
-          format_value(m.moe.hidden), bytes);
+          fmt_g(m.moe.layers), bytes, fmt_g(m.moe.tokens), fmt_g(m.moe.top_k), fmt_g(m.moe.hidden),
+          bytes);
   }
   return "";
 }
@@ -253,7 +257,7 @@ std::optional<section> projection_section(const std::vector<run_input>& runs,
       "fraction of the communication hidden behind compute, 0 to 1; default {}: no overlap). "
       "{}",
       secs(options.step_compute_seconds), secs(defaults.step_compute_seconds),
-      format_value(options.overlap), format_value(defaults.overlap), strategy_text(options))});
+      fmt_g(options.overlap), fmt_g(defaults.overlap), strategy_text(options))});
   const auto ops = operations_of(options.training.strategy);
   bool any = false, example_done = false;
   for (const auto& run : runs) {
