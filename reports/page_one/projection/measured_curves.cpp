@@ -19,18 +19,27 @@ curve curve_of(const core::case_result& c) {
 }
 
 op_curves op_curves_of(const std::string& operation, const views::collective_group& g) {
-  op_curves oc{operation, {}, std::nullopt, 1};
-  std::vector<timed_point> all;
+  op_curves oc{operation, {}, std::nullopt, 1, 1};
+  std::vector<timed_point> all, across_nodes;
   for (const auto* c : g.cases) {
     auto cv = curve_of(*c);
     if (cv.points.empty()) continue;
-    for (const auto& p : cv.points)
+    for (const auto& p : cv.points) {
       all.push_back({cv.ranks, p.bytes, p.seconds});
+      if (cv.nodes >= 2) across_nodes.push_back(all.back());
+    }
     oc.curves.push_back(std::move(cv));
   }
   if (!oc.curves.empty())
     oc.ranks_per_node = oc.curves.back().ranks / double(std::max(1LL, oc.curves.back().nodes));
-  oc.fit = fit_alpha_beta(operation, all);
+  // The extrapolation is across nodes: the ranks of one node talk over NVLink or shared
+  // memory, which a ring over the network does not model, so they fit only when the cases of
+  // two or more nodes cannot.
+  oc.fit = fit_alpha_beta(operation, across_nodes);
+  if (oc.fit)
+    oc.fit_min_nodes = 2;
+  else
+    oc.fit = fit_alpha_beta(operation, all);
   return oc;
 }
 

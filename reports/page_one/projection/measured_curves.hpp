@@ -24,7 +24,8 @@ struct op_curves {
   std::string operation;
   std::vector<curve> curves;  // by node count
   std::optional<alpha_beta> fit;
-  double ranks_per_node = 1;  // of the largest node count: extrapolated counts keep it
+  long long fit_min_nodes = 1;  // the fit used the cases of this many nodes and more
+  double ranks_per_node = 1;    // of the largest node count: extrapolated counts keep it
 };
 
 struct strategy_group {

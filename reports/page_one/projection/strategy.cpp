@@ -72,8 +72,13 @@ std::string operation_text(std::string_view operation) {
 
 std::string size_text(double bytes) {
   const auto whole = static_cast<std::uint64_t>(bytes);
-  if (bytes >= 1024 && double(whole) == bytes && whole % 1024 == 0)
-    return core::format_bytes(whole);
+  if (bytes >= 1024 && double(whole) == bytes && whole % 1024 == 0) {
+    // Binary only when it reads as a round number: 128 MiB, not 5859375 KiB.
+    std::uint64_t v = whole;
+    while (v % 1024 == 0)
+      v /= 1024;
+    if (v < 1024) return core::format_bytes(whole);
+  }
   if (bytes >= 1e12) return fmt::format("{:.4g} TB", bytes / 1e12);
   if (bytes >= 1e9) return fmt::format("{:.4g} GB", bytes / 1e9);
   if (bytes >= 1e6) return fmt::format("{:.4g} MB", bytes / 1e6);
