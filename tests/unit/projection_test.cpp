@@ -188,6 +188,33 @@ TEST(ProjectionSection, ShardedByHandOnAnExactRing) {
   EXPECT_EQ(p.tables[2]->rows.front()[6], "+0.0 %");
 }
 
+TEST(ProjectionSection, NamesAGroupTheFitMisses) {
+  // Allreduce ten times slower at 4 nodes than at 2 for the same size: no ring does that
+  // (2(n-1)/n goes from 1.5 to 1.75), so the fit misses 100 MB by far more than 20 %.
+  run_input r;
+  r.label = "odd";
+  for (const int nodes : {2, 4}) {
+    core::case_result c;
+    c.benchmark = "coll.allreduce";
+    c.kind = core::collective_kind("allreduce", {"nodes"});
+    c.params = {{"backend", "mpi"}, {"nodes", nodes}, {"ranks", nodes}};
+    for (const double bytes : {1e6, 1e8}) {
+      core::point_result p;
+      p.bytes = static_cast<std::uint64_t>(bytes);
+      p.extra["time_us"] = bytes / 1e9 * 1e6 * (nodes == 4 ? 10 : 1);
+      c.points.push_back(p);
+    }
+    r.file.results.push_back(c);
+  }
+  report_options o;
+  o.training.parameters = 25e6;  // 100 MB in fp32
+  const auto s = projection_section({r}, o);
+  ASSERT_TRUE(s);
+  EXPECT_NE(parts_of(*s).notes.find("allreduce: the fit misses the measurement by more than 20 %"),
+            std::string::npos)
+      << parts_of(*s).notes;
+}
+
 TEST(ProjectionSection, SaysPlainlyWhatAStrategyNeedsAndTheRunLacks) {
   report_options o;
   o.training.strategy = training_strategy::sharded;
