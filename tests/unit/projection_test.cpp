@@ -127,15 +127,16 @@ TEST(ProjectionSection, InterpolatesTheFixtureAndMarksExtrapolation) {
   EXPECT_EQ(p.tables[1]->header[2], "alpha");
 }
 
-// A run of all-gather and reduce-scatter cases whose times follow a ring exactly: alpha =
-// 10 us, B = 10 GB/s, two ranks per node, at 1 and 2 nodes, sizes 100 MB and 1 GB.
-run_input exact_ring_run() {
+// A run of cases of these operations whose times follow a ring exactly: alpha = 10 us,
+// B = 10 GB/s, time = (n-1) alpha + (n-1)/n S / B over n ranks, two ranks per node, at 1 and 2
+// nodes, sizes 100 MB and 1 GB.
+run_input exact_ring_run(std::vector<std::string> ops = {"allgather", "reduce_scatter"}) {
   run_input r;
   r.label = "ring";
-  for (const char* op : {"allgather", "reduce_scatter"})
+  for (const auto& op : ops)
     for (const int nodes : {1, 2}) {
       core::case_result c;
-      c.benchmark = std::string("coll.") + op;
+      c.benchmark = "coll." + op;
       c.kind = core::collective_kind(op, {"nodes"});
       c.params = {
           {"backend", "nccl"}, {"transport", "rdma"}, {"nodes", nodes}, {"ranks", 2 * nodes}};
@@ -186,6 +187,29 @@ TEST(ProjectionSection, ShardedByHandOnAnExactRing) {
   EXPECT_EQ(fits.rows[0][3], "10 GB/s");
   EXPECT_EQ(fits.rows[0][5], "0.0 %");
   EXPECT_EQ(p.tables[2]->rows.front()[6], "+0.0 %");
+}
+
+TEST(ProjectionSection, MoeByHandOnAnExactRing) {
+  report_options o;
+  o.training.strategy = training_strategy::moe;
+  o.training.element_bytes = 2;
+  o.training.moe = {2, 12500, 4000, 1};  // 12,500 tokens x 4000 x 2 B = 100 MB, 8 per step
+  const auto s = projection_section({exact_ring_run({"alltoall"})}, o);
+  ASSERT_TRUE(s);
+  const auto p = parts_of(*s);
+  ASSERT_GE(p.tables.size(), 1u);
+  const auto& t = *p.tables[0];
+  EXPECT_NE(t.caption.find("8 x all-to-all of 100 MB"), std::string::npos) << t.caption;
+  // comm(n) = 8 x ((r-1) x 10 us + (r-1)/r x 100 MB / 10 GB/s): n = 1 (r = 2): 40.08 ms,
+  // step 0.29008 s; n = 2 (r = 4): 60.24 ms, step 0.31024 s, speedup 2 x 0.29008 / 0.31024 =
+  // 1.870, efficiency 0.935 (94 %); n = 4 (r = 8, fit): 70.56 ms, step 0.32056 s, 3.62x (90 %).
+  ASSERT_GE(t.rows.size(), 3u);
+  EXPECT_EQ(t.rows[0][1], "0.2901 s (40.08 ms)");
+  EXPECT_EQ(t.rows[1][1], "0.3102 s (60.24 ms)");
+  EXPECT_EQ(t.rows[1][2], "1.87x (94 %)");
+  EXPECT_EQ(t.rows[2][0], "4 (extrapolated)");
+  EXPECT_EQ(t.rows[2][1], "0.3206 s (70.56 ms)");
+  EXPECT_EQ(t.rows[2][2], "3.62x (90 %)");
 }
 
 TEST(ProjectionSection, NamesAGroupTheFitMisses) {
