@@ -10,6 +10,7 @@
 #include "core/errors.hpp"
 #include "core/kind.hpp"
 #include "core/result_json.hpp"
+#include "reports/page_one/page_one.hpp"
 #include "reports/page_one/projection/projection.hpp"
 #include "reports/page_one/projection/projection_model.hpp"
 
@@ -270,6 +271,32 @@ TEST(ProjectionSection, OverlapAndStepTimeChangeTheNumbers) {
       EXPECT_EQ(t->rows[2][1], "0.1 s (63.16 ms)");
       EXPECT_EQ(t->rows[2][2], "4.00x (100 %)");
     }
+}
+
+TEST(ProjectionSummary, OneLineOnPageOne) {
+  const auto line = projection_summary(allreduce_runs()[0], report_options{});
+  ASSERT_TRUE(line);
+  // The 100 MB gradient at 4 nodes over MPI/TCP: 91 % (by hand above).
+  EXPECT_NE(line->find("25 M parameters, data-parallel, T = 0.25 s, overlap = 0: scaling "
+                       "efficiency mpi, tcp 91 % at 4 nodes"),
+            std::string::npos)
+      << *line;
+  report_options sharded;
+  sharded.training.strategy = training_strategy::sharded;
+  const auto lacks = projection_summary(allreduce_runs()[0], sharded);
+  ASSERT_TRUE(lacks);
+  EXPECT_NE(lacks->find("the sharded strategy needs reduce-scatter and all-gather; this run "
+                        "measured only allreduce."),
+            std::string::npos)
+      << *lacks;
+  // Page one carries the line under the findings.
+  const auto sections =
+      page_one::page_one_sections(allreduce_runs(), reference_set::builtin(), report_options{});
+  ASSERT_FALSE(sections.empty());
+  bool shown = false;
+  for (const auto& b : sections.back().blocks)
+    if (const auto* p = std::get_if<paragraph>(&b)) shown = shown || p->text == *line;
+  EXPECT_TRUE(shown);
 }
 
 TEST(ProjectionSection, NothingWithoutTwoNodeCounts) {

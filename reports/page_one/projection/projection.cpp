@@ -232,6 +232,40 @@ std::string strategy_text(const report_options& o) {
 
 }  // namespace
 
+std::optional<std::string> projection_summary(const run_input& run, const report_options& o) {
+  const auto ops = operations_of(o.training.strategy);
+  const auto rc = curves_for(run.file, ops);
+  if (!rc.multi_node) return std::nullopt;
+  const std::string head = "Training projection (a model; section \"Training scaling projection\")";
+  if (!rc.missing.empty())
+    return fmt::format("{}: the {} strategy needs {}; this run measured only {}.", head,
+                       to_string(o.training.strategy), operations_list(ops),
+                       operations_list(rc.measured));
+  if (rc.groups.empty())
+    return fmt::format(
+        "{}: the {} strategy needs {} at two or more common node counts; this run "
+        "has none.",
+        head, to_string(o.training.strategy), operations_list(ops));
+  for (const auto& ms : models_of(o.training)) {
+    const auto msgs = messages_per_step(o.training, ms.parameters);
+    std::string cells;
+    for (const auto& g : rc.groups) {
+      const long long n = g.node_counts.back();
+      if (const auto m = compute(g, msgs, n, o))
+        cells += fmt::format("{}{} {:.0f} % at {} nodes", cells.empty() ? "" : ", ", g.label,
+                             100 * m->efficiency, n);
+    }
+    if (!cells.empty())
+      return fmt::format(
+          "{}: {}, {}, T = {}, overlap = {}: scaling efficiency {} (measured; "
+          "larger node counts are extrapolated there).",
+          head, ms.name, to_string(o.training.strategy), secs(o.step_compute_seconds),
+          fmt_g(o.overlap), cells);
+  }
+  return fmt::format("{}: the messages of the {} strategy lie outside the measured sizes.", head,
+                     to_string(o.training.strategy));
+}
+
 std::optional<section> projection_section(const std::vector<run_input>& runs,
                                           const report_options& options) {
   section s;

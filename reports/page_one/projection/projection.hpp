@@ -6,6 +6,7 @@
 #pragma once
 
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "reports/model/document.hpp"
@@ -18,5 +19,12 @@ namespace gpubench::reports::page_one::projection {
 // counts. A run that lacks an operation the strategy needs gets a note that says so.
 std::optional<model::section> projection_section(const std::vector<model::run_input>& runs,
                                                  const model::report_options& options);
+
+// The projection in one line for page one: the scaling efficiency of the first model the
+// measured sizes cover, at each group's largest measured node count; or what the strategy
+// needs and the run lacks. Nothing when the run measured no collective at two or more node
+// counts.
+std::optional<std::string> projection_summary(const model::run_input& run,
+                                              const model::report_options& options);
 
 }  // namespace gpubench::reports::page_one::projection
