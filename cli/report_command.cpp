@@ -106,9 +106,10 @@ command setup_report(CLI::App& app, const environment&) {
   sub->add_option("--step-time", o->step_time,
                   "Training projection: compute seconds per step on one node, e.g. 0.25 or "
                   "250ms (default 0.25 s)");
-  sub->add_option("--overlap", o->overlap,
-                  "Training projection: fraction of the allreduce hidden behind compute, 0 to 1 "
-                  "(default 0)");
+  sub->add_option(
+      "--overlap", o->overlap,
+      "Training projection: fraction of the communication hidden behind compute, 0 to 1 "
+      "(default 0)");
   auto& t = o->training;
   sub->add_option("--strategy", t.strategy,
                   "Training projection: data-parallel (dp), sharded (fsdp, zero3) or moe "

@@ -10,7 +10,8 @@ namespace gpubench::reports::model {
 
 namespace {
 
-[[noreturn]] void bad(std::string_view option, std::string_view text, std::string_view wants) {
+[[noreturn]] void reject_option(std::string_view option, std::string_view text,
+                                std::string_view wants) {
   throw core::usage_error(std::string(option) + " '" + std::string(text) +
                           "': " + std::string(wants));
 }
@@ -19,7 +20,7 @@ training_strategy parse_strategy(std::string_view t) {
   if (t == "data-parallel" || t == "dp" || t == "ddp") return training_strategy::data_parallel;
   if (t == "sharded" || t == "fsdp" || t == "zero3") return training_strategy::sharded;
   if (t == "moe") return training_strategy::moe;
-  bad("--strategy", t, "one of data-parallel (dp), sharded (fsdp, zero3), moe");
+  reject_option("--strategy", t, "one of data-parallel (dp), sharded (fsdp, zero3), moe");
 }
 
 double parse_element_bytes(std::string_view t) {
@@ -28,7 +29,8 @@ double parse_element_bytes(std::string_view t) {
   if (t == "fp32") return 4;
   if (t == "fp64") return 8;
   if (t == "1" || t == "2" || t == "4" || t == "8") return std::atof(std::string(t).c_str());
-  bad("--element-bytes", t, "bytes per element: 1, 2, 4 or 8 (or fp8, bf16, fp16, fp32, fp64)");
+  reject_option("--element-bytes", t,
+                "bytes per element: 1, 2, 4 or 8 (or fp8, bf16, fp16, fp32, fp64)");
 }
 
 }  // namespace
@@ -62,9 +64,9 @@ double parse_count(std::string_view text, std::string_view option) {
   else if (suffix == "T")
     scale = 1e12;
   if (s.empty() || end == s.c_str() || scale == 0 || !std::isfinite(v) || !(v > 0))
-    bad(option, text,
-        "a positive count, with an optional decimal suffix K, M, B (or G), T "
-        "(e.g. 340M, 1.5B, 7e9)");
+    reject_option(option, text,
+                  "a positive count, with an optional decimal suffix K, M, B (or G), T "
+                  "(e.g. 340M, 1.5B, 7e9)");
   return v * scale;
 }
 
@@ -99,7 +101,8 @@ training_model parse_training_model(const training_text& t) {
     } catch (const core::usage_error& e) {
       throw core::usage_error(std::string("--bucket: ") + e.what());
     }
-    if (!(m.bucket_bytes > 0)) bad("--bucket", t.bucket, "a byte size above zero (e.g. 25MiB)");
+    if (!(m.bucket_bytes > 0))
+      reject_option("--bucket", t.bucket, "a byte size above zero (e.g. 25MiB)");
   }
   return m;
 }

@@ -21,7 +21,7 @@ std::vector<std::pair<double, double>> pieces(double total, double bucket) {
   return out;
 }
 
-std::string count_text(double n) {
+std::string count_with_suffix(double n) {
   if (n >= 1e9) return fmt::format("{:.4g} B", n / 1e9);
   if (n >= 1e6) return fmt::format("{:.4g} M", n / 1e6);
   if (n >= 1e3) return fmt::format("{:.4g} K", n / 1e3);
@@ -88,11 +88,13 @@ std::string size_text(double bytes) {
 
 std::vector<model_size> models_of(const model::training_model& m) {
   if (m.strategy == training_strategy::moe)
-    return {{0, fmt::format("{} MoE layers", count_text(m.moe.layers)),
-             fmt::format("{} tokens per rank per step, top-{}, hidden {}", count_text(m.moe.tokens),
-                         count_text(m.moe.top_k), count_text(m.moe.hidden))}};
+    return {{0, fmt::format("{} MoE layers", count_with_suffix(m.moe.layers)),
+             fmt::format("{} tokens per rank per step, top-{}, hidden {}",
+                         count_with_suffix(m.moe.tokens), count_with_suffix(m.moe.top_k),
+                         count_with_suffix(m.moe.hidden))}};
   if (m.parameters > 0)
-    return {{m.parameters, count_text(m.parameters) + " parameters", "the model given (--params)"}};
+    return {{m.parameters, count_with_suffix(m.parameters) + " parameters",
+             "the model given (--params)"}};
   return {
       {25e6, "25 M parameters", "ResNet-50 (25.6 M; ImageNet image classification)"},
       {350e6, "350 M parameters", "BERT-large (340 M); ~350 M-parameter models"},
