@@ -27,6 +27,7 @@ struct report_options {
   std::string csv;
   std::string step_time;  // --step-time, as typed (parsed in run_report: bad values exit 2)
   std::string overlap;
+  reports::model::training_text training;  // --strategy, --params, ... as typed
 };
 
 // "-" writes to standard output, for piping Markdown into a pull-request comment.
@@ -68,6 +69,7 @@ int run_report(report_options o) {
   if (!o.step_time.empty())
     model.step_compute_seconds = reports::model::parse_step_time(o.step_time);
   if (!o.overlap.empty()) model.overlap = reports::model::parse_overlap(o.overlap);
+  model.training = reports::model::parse_training_model(o.training);
   std::vector<std::filesystem::path> paths(o.files.begin(), o.files.end());
   const auto runs = reports::model::load_runs(paths);
   // With no output named, the HTML report goes next to the first result file.
@@ -104,9 +106,29 @@ command setup_report(CLI::App& app, const environment&) {
   sub->add_option("--step-time", o->step_time,
                   "Training projection: compute seconds per step on one node, e.g. 0.25 or "
                   "250ms (default 0.25 s)");
-  sub->add_option("--overlap", o->overlap,
-                  "Training projection: fraction of the allreduce hidden behind compute, 0 to 1 "
-                  "(default 0)");
+  sub->add_option(
+      "--overlap", o->overlap,
+      "Training projection: fraction of the communication hidden behind compute, 0 to 1 "
+      "(default 0)");
+  auto& t = o->training;
+  sub->add_option("--strategy", t.strategy,
+                  "Training projection: data-parallel (dp), sharded (fsdp, zero3) or moe "
+                  "(default data-parallel)");
+  sub->add_option("--params", t.parameters,
+                  "Training projection: parameters of the model, e.g. 340M, 1.5B, 7e9 (default: "
+                  "25 M, 350 M and 1.5 B side by side)");
+  sub->add_option("--element-bytes", t.element_bytes,
+                  "Training projection: bytes per parameter or activation element: 1, 2, 4, 8 or "
+                  "fp8, bf16, fp16, fp32, fp64 (default 4)");
+  sub->add_option("--bucket", t.bucket,
+                  "Training projection: data-parallel gradient bucket, sharded unit size, e.g. "
+                  "25MiB (default: the whole gradient at once)");
+  sub->add_option("--moe-layers", t.moe_layers, "Training projection, moe: MoE layers");
+  sub->add_option("--moe-tokens", t.moe_tokens,
+                  "Training projection, moe: tokens per rank per step (micro-batch x sequence)");
+  sub->add_option("--moe-hidden", t.moe_hidden, "Training projection, moe: hidden size");
+  sub->add_option("--moe-top-k", t.moe_top_k,
+                  "Training projection, moe: experts per token (default 1)");
   return {sub, [o] { return run_report(*o); }};
 }
 

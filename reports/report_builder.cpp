@@ -19,7 +19,7 @@ document build_report(const std::vector<run_input>& runs, const reference_set& r
     doc.subtitle.push_back(r.label + ": suite " + r.file.run.suite + ", " + r.file.run.started +
                            ", " + core::to_string(r.file.run.status) + " (" +
                            r.path.filename().string() + ")");
-  for (auto& s : page_one::page_one_sections(runs, refs))
+  for (auto& s : page_one::page_one_sections(runs, refs, options))
     doc.sections.push_back(std::move(s));
   for (auto& s : cluster::cluster_sections(runs))
     doc.sections.push_back(std::move(s));

@@ -52,7 +52,7 @@ double parse_overlap(std::string_view text) {
   if (nv && nv->second == "%") v = nv->first / 100;
   if (!(v >= 0 && v <= 1))
     throw core::usage_error("--overlap '" + std::string(text) +
-                            "': the fraction of the allreduce hidden behind compute, 0 to 1 "
+                            "': the fraction of the communication hidden behind compute, 0 to 1 "
                             "(or 0% to 100%)");
   return v;
 }

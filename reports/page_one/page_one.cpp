@@ -3,6 +3,7 @@
 #include "reports/model/text_format.hpp"
 #include "reports/page_one/headline_table.hpp"
 #include "reports/page_one/machine_diagram.hpp"
+#include "reports/page_one/projection/projection.hpp"
 #include "reports/views/summary_section.hpp"
 
 namespace gpubench::reports::page_one {
@@ -47,7 +48,7 @@ std::string system_line(const run_input& run) {
 }
 
 std::vector<section> page_one_sections(const std::vector<run_input>& runs,
-                                       const reference_set& refs) {
+                                       const reference_set& refs, const report_options& options) {
   std::vector<section> out;
   if (runs.size() > 1) {
     section s{"The interconnect story, side by side", 1, {}};
@@ -72,6 +73,8 @@ std::vector<section> page_one_sections(const std::vector<run_input>& runs,
           "Findings: none. No rule (docs/report.md) found anything to report in this run."});
     else
       s.blocks.emplace_back(findings_table(found));
+    if (auto line = projection::projection_summary(run, options))
+      s.blocks.emplace_back(paragraph{std::move(*line)});
     out.push_back(std::move(s));
   }
   return out;

@@ -1,6 +1,6 @@
 // Page one of the report, per system: the interconnect story. The machine diagram with what was
-// measured on each link, the headline table, and the findings in plain words; with several runs
-// a side-by-side table first.
+// measured on each link, the headline table, the findings in plain words and the training
+// projection in one line; with several runs a side-by-side table first.
 #pragma once
 
 #include <vector>
@@ -8,12 +8,15 @@
 #include "reports/model/document.hpp"
 #include "reports/model/references.hpp"
 #include "reports/model/report_inputs.hpp"
+#include "reports/model/report_options.hpp"
 #include "reports/page_one/findings/finding.hpp"
 
 namespace gpubench::reports::page_one {
 
+// `options`: the projection's inputs, for its one line under the findings.
 std::vector<model::section> page_one_sections(const std::vector<model::run_input>& runs,
-                                              const model::reference_set& refs);
+                                              const model::reference_set& refs,
+                                              const model::report_options& options = {});
 
 // severity | finding | evidence | what to check; empty rows when there are none.
 model::table findings_table(const std::vector<findings::finding>& found);

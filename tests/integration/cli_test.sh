@@ -54,4 +54,9 @@ expect_contains "$err" "duplicate key 'schema'" "compare names the duplicate key
 mkdir -p "$TEST_TMP/adir"
 expect_exit 2 "report: a directory" -- "$GPUBENCH" report "$TEST_TMP/adir" --csv - || true
 expect_contains "$err" "is a directory" "says it is a directory"
+# The training projection's model and strategy are checked before any file is read.
+expect_exit 2 "report: unknown strategy" -- "$GPUBENCH" report "$TEST_TMP/adir" --strategy pipeline || true
+expect_contains "$err" "--strategy 'pipeline'" "names the strategy option"
+expect_exit 2 "report: moe without its shape" -- "$GPUBENCH" report "$TEST_TMP/adir" --strategy moe || true
+expect_contains "$err" "needs --moe-layers" "says what moe needs"
 finish

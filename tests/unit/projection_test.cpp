@@ -1,5 +1,6 @@
 // The training scaling projection: the model's arithmetic by hand, the option parsing, and
-// the section on the allreduce fixture (interpolated sizes only, never extrapolated).
+// the section on the allreduce fixture (interpolated sizes; node counts beyond the measured
+// ones marked as extrapolated) and on a synthetic ring of all-gather and reduce-scatter.
 #include <cmath>
 #include <filesystem>
 #include <variant>
@@ -7,7 +8,9 @@
 #include <gtest/gtest.h>
 
 #include "core/errors.hpp"
+#include "core/kind.hpp"
 #include "core/result_json.hpp"
+#include "reports/page_one/page_one.hpp"
 #include "reports/page_one/projection/projection.hpp"
 #include "reports/page_one/projection/projection_model.hpp"
 
@@ -41,15 +44,6 @@ TEST(ProjectionModel, StepAndSpeedupByHand) {
   EXPECT_NEAR(projection::speedup(8, 2, 0.3, 0.4), 3.0, 1e-12);
 }
 
-TEST(ProjectionModel, GradientSizesMatchTheirModels) {
-  const auto g = projection::gradients();
-  ASSERT_EQ(g.size(), 3u);
-  // ResNet-50: 25.6 M fp32 parameters; BERT-large 340 M; GPT-2 XL 1.5 B.
-  EXPECT_NEAR(25.6e6 * 4 / g[0].bytes, 1.0, 0.03);
-  EXPECT_NEAR(340e6 * 4 / g[1].bytes, 1.0, 0.03);
-  EXPECT_NEAR(1.5e9 * 4 / g[2].bytes, 1.0, 0.03);
-}
-
 TEST(ReportOptions, ParsesAndRejects) {
   EXPECT_DOUBLE_EQ(parse_step_time("0.5"), 0.5);
   EXPECT_DOUBLE_EQ(parse_step_time("250ms"), 0.25);
@@ -72,36 +66,198 @@ std::vector<run_input> allreduce_runs() {
   return {r};
 }
 
-TEST(ProjectionSection, InterpolatesTheFixtureAndRefusesToExtrapolate) {
-  const auto s = projection_section(allreduce_runs(), report_options{});
-  ASSERT_TRUE(s);
+struct section_parts {
   std::vector<const table*> tables;
   std::string notes, text;
-  for (const auto& b : s->blocks) {
-    if (const auto* t = std::get_if<table>(&b)) tables.push_back(t);
-    if (const auto* n = std::get_if<note>(&b)) notes += n->text + "\n";
-    if (const auto* p = std::get_if<paragraph>(&b)) text += p->text + "\n";
+};
+
+section_parts parts_of(const section& s) {
+  section_parts p;
+  for (const auto& b : s.blocks) {
+    if (const auto* t = std::get_if<table>(&b)) p.tables.push_back(t);
+    if (const auto* n = std::get_if<note>(&b)) p.notes += n->text + "\n";
+    if (const auto* t = std::get_if<paragraph>(&b)) p.text += t->text + "\n";
   }
-  EXPECT_NE(text.find("A model, not a measurement"), std::string::npos);
-  EXPECT_NE(text.find("T = 0.25 s"), std::string::npos);
-  // Only 100 MB lies inside the measured sizes (up to 128 MiB).
-  ASSERT_EQ(tables.size(), 1u);
-  EXPECT_NE(tables[0]->caption.find("S = 100 MB"), std::string::npos);
-  EXPECT_NE(notes.find("S = 1.4 GB"), std::string::npos);
-  EXPECT_NE(notes.find("S = 6 GB"), std::string::npos);
-  EXPECT_NE(notes.find("not measured (largest measured allreduce: 128M)"), std::string::npos)
-      << notes;
-  // Groups mpi/tcp, mpi/rdma, nccl/rdma side by side; rows 1, 2, 4 nodes.
-  ASSERT_EQ(tables[0]->header.size(), 7u);
-  EXPECT_EQ(tables[0]->header[1], "mpi, tcp step");
-  EXPECT_EQ(tables[0]->header[2], "mpi, tcp speedup");
-  ASSERT_EQ(tables[0]->rows.size(), 3u);
+  return p;
+}
+
+TEST(ProjectionSection, InterpolatesTheFixtureAndMarksExtrapolation) {
+  const auto s = projection_section(allreduce_runs(), report_options{});
+  ASSERT_TRUE(s);
+  const auto p = parts_of(*s);
+  EXPECT_NE(p.text.find("A model, not a measurement"), std::string::npos);
+  EXPECT_NE(p.text.find("T = 0.25 s"), std::string::npos);
+  EXPECT_NE(p.text.find("Strategy data-parallel"), std::string::npos);
+  // Only the 100 MB gradient (25 M fp32 parameters) lies inside the measured sizes (up to
+  // 128 MiB); then the fit table and the fit against the measurement at 100 MB.
+  ASSERT_EQ(p.tables.size(), 3u);
+  const auto& t = *p.tables[0];
+  EXPECT_NE(t.caption.find("25 M parameters"), std::string::npos) << t.caption;
+  EXPECT_NE(t.caption.find("1 x allreduce of 100 MB"), std::string::npos) << t.caption;
+  EXPECT_NE(p.notes.find("350 M parameters"), std::string::npos);
+  EXPECT_NE(p.notes.find("1.5 B parameters"), std::string::npos);
+  EXPECT_NE(p.notes.find("allreduce of 1.4 GB: not measured (largest measured: 128 MiB)"),
+            std::string::npos)
+      << p.notes;
+  // Groups mpi/tcp, mpi/rdma, nccl/rdma side by side; rows 1, 2, 4 nodes measured, then 8, 16
+  // and 32 extrapolated from the fit.
+  ASSERT_EQ(t.header.size(), 7u);
+  EXPECT_EQ(t.header[1], "mpi, tcp step");
+  EXPECT_EQ(t.header[2], "mpi, tcp speedup");
+  ASSERT_EQ(t.rows.size(), 6u);
   // By hand: allreduce(100 MB) log-log between 8M and 128M: 34.69 ms on 1 node, 63.16 ms on
   // 4; step(1) = 0.2847 s, step(4) = 0.3132 s; speedup = 4 x 0.2847 / 0.3132 = 3.64, 91 %.
-  EXPECT_EQ(tables[0]->rows[2][0], "4");
-  EXPECT_EQ(tables[0]->rows[2][1], "0.3132 s (63.16 ms)");
-  EXPECT_EQ(tables[0]->rows[2][2], "3.64x (91 %)");
-  EXPECT_NE(text.find("Worked example (mpi, tcp, S = 100 MB, n = 4)"), std::string::npos) << text;
+  EXPECT_EQ(t.rows[2][0], "4");
+  EXPECT_EQ(t.rows[2][1], "0.3132 s (63.16 ms)");
+  EXPECT_EQ(t.rows[2][2], "3.64x (91 %)");
+  EXPECT_EQ(t.rows[3][0], "8 (extrapolated)");
+  EXPECT_EQ(t.rows[5][0], "32 (extrapolated)");
+  EXPECT_NE(p.text.find("Worked example (mpi, tcp, 25 M parameters, n = 4)"), std::string::npos)
+      << p.text;
+  EXPECT_NE(p.text.find("The alpha-beta fit, used only for the rows marked extrapolated"),
+            std::string::npos);
+  for (const auto* tb : p.tables)
+    for (const auto& row : tb->rows)
+      EXPECT_EQ(row.size(), tb->header.size()) << tb->caption;
+  // One fit per group, on the cases of two or more nodes: within 9 % of every point there.
+  ASSERT_EQ(p.tables[1]->rows.size(), 3u);
+  EXPECT_EQ(p.tables[1]->rows[0][7], "two or more nodes");
+  EXPECT_EQ(p.tables[1]->rows[0][6], "8.3 %");
+  EXPECT_NE(p.notes.find("allreduce of 6 GB: not measured"), std::string::npos) << p.notes;
+  EXPECT_EQ(p.notes.find("the fit misses"), std::string::npos) << p.notes;
+  EXPECT_EQ(p.tables[1]->header[2], "alpha");
+}
+
+// A run of cases of these operations whose times follow a ring exactly: alpha = 10 us,
+// B = 10 GB/s, time = (n-1) alpha + (n-1)/n S / B over n ranks, two ranks per node, at 1 and 2
+// nodes, sizes 100 MB and 1 GB.
+run_input exact_ring_run(std::vector<std::string> ops = {"allgather", "reduce_scatter"}) {
+  run_input r;
+  r.label = "ring";
+  for (const auto& op : ops)
+    for (const int nodes : {1, 2}) {
+      core::case_result c;
+      c.benchmark = "coll." + op;
+      c.kind = core::collective_kind(op, {"nodes"});
+      c.params = {
+          {"backend", "nccl"}, {"transport", "rdma"}, {"nodes", nodes}, {"ranks", 2 * nodes}};
+      c.metric = "bandwidth";
+      c.unit = "GB/s";
+      const double n = 2.0 * nodes;
+      for (const double bytes : {1e8, 1e9}) {
+        core::point_result p;
+        p.bytes = static_cast<std::uint64_t>(bytes);
+        p.extra["time_us"] = ((n - 1) * 1e-5 + (n - 1) / n * bytes / 1e10) * 1e6;
+        c.points.push_back(p);
+      }
+      r.file.results.push_back(c);
+    }
+  return r;
+}
+
+TEST(ProjectionSection, ShardedByHandOnAnExactRing) {
+  report_options o;
+  o.training.strategy = training_strategy::sharded;
+  o.training.parameters = 250e6;  // x 4 B = 1 GB per step, one unit
+  const auto s = projection_section({exact_ring_run()}, o);
+  ASSERT_TRUE(s);
+  const auto p = parts_of(*s);
+  ASSERT_GE(p.tables.size(), 1u);
+  const auto& t = *p.tables[0];
+  EXPECT_NE(t.caption.find("2 x all-gather of 1 GB"), std::string::npos) << t.caption;
+  EXPECT_NE(t.caption.find("1 x reduce-scatter of 1 GB"), std::string::npos) << t.caption;
+  // comm(n) = 3 x ((r-1) x 10 us + (r-1)/r x 1 GB / 10 GB/s), r = 2n ranks:
+  // n = 1: 150.03 ms, step 0.40003 s; n = 2: 225.09 ms, step 0.47509 s, speedup
+  // 2 x 0.40003 / 0.47509 = 1.68 (84 %); n = 4 (fit): 262.71 ms, step 0.51271 s, 3.12x (78 %);
+  // n = 8: 281.7 ms, 0.5317 s, 6.02x (75 %).
+  ASSERT_EQ(t.rows.size(), 5u);
+  EXPECT_EQ(t.rows[0][1], "0.4 s (150 ms)");
+  EXPECT_EQ(t.rows[1][1], "0.4751 s (225.1 ms)");
+  EXPECT_EQ(t.rows[1][2], "1.68x (84 %)");
+  EXPECT_EQ(t.rows[2][0], "4 (extrapolated)");
+  EXPECT_EQ(t.rows[2][1], "0.5127 s (262.7 ms)");
+  EXPECT_EQ(t.rows[2][2], "3.12x (78 %)");
+  EXPECT_EQ(t.rows[3][1], "0.5317 s (281.7 ms)");
+  EXPECT_EQ(t.rows[3][2], "6.02x (75 %)");
+  // The fit recovers the ring: alpha 10 us, B 10 GB/s, residuals 0.
+  ASSERT_GE(p.tables.size(), 3u);
+  const auto& fits = *p.tables[1];
+  ASSERT_EQ(fits.rows.size(), 2u);
+  EXPECT_EQ(fits.rows[0][1], "reduce-scatter");
+  EXPECT_EQ(fits.rows[0][2], "10 us");
+  EXPECT_EQ(fits.rows[0][3], "10 GB/s");
+  EXPECT_EQ(fits.rows[0][5], "0.0 %");
+  EXPECT_EQ(p.tables[2]->rows.front()[6], "+0.0 %");
+}
+
+TEST(ProjectionSection, MoeByHandOnAnExactRing) {
+  report_options o;
+  o.training.strategy = training_strategy::moe;
+  o.training.element_bytes = 2;
+  o.training.moe = {2, 12500, 4000, 1};  // 12,500 tokens x 4000 x 2 B = 100 MB, 8 per step
+  const auto s = projection_section({exact_ring_run({"alltoall"})}, o);
+  ASSERT_TRUE(s);
+  const auto p = parts_of(*s);
+  ASSERT_GE(p.tables.size(), 1u);
+  const auto& t = *p.tables[0];
+  EXPECT_NE(t.caption.find("8 x all-to-all of 100 MB"), std::string::npos) << t.caption;
+  // comm(n) = 8 x ((r-1) x 10 us + (r-1)/r x 100 MB / 10 GB/s): n = 1 (r = 2): 40.08 ms,
+  // step 0.29008 s; n = 2 (r = 4): 60.24 ms, step 0.31024 s, speedup 2 x 0.29008 / 0.31024 =
+  // 1.870, efficiency 0.935 (94 %); n = 4 (r = 8, fit): 70.56 ms, step 0.32056 s, 3.62x (90 %).
+  ASSERT_GE(t.rows.size(), 3u);
+  EXPECT_EQ(t.rows[0][1], "0.2901 s (40.08 ms)");
+  EXPECT_EQ(t.rows[1][1], "0.3102 s (60.24 ms)");
+  EXPECT_EQ(t.rows[1][2], "1.87x (94 %)");
+  EXPECT_EQ(t.rows[2][0], "4 (extrapolated)");
+  EXPECT_EQ(t.rows[2][1], "0.3206 s (70.56 ms)");
+  EXPECT_EQ(t.rows[2][2], "3.62x (90 %)");
+}
+
+TEST(ProjectionSection, NamesAGroupTheFitMisses) {
+  // Allreduce ten times slower at 4 nodes than at 2 for the same size: no ring does that
+  // (2(n-1)/n goes from 1.5 to 1.75), so the fit misses 100 MB by far more than 20 %.
+  run_input r;
+  r.label = "odd";
+  for (const int nodes : {2, 4}) {
+    core::case_result c;
+    c.benchmark = "coll.allreduce";
+    c.kind = core::collective_kind("allreduce", {"nodes"});
+    c.params = {{"backend", "mpi"}, {"nodes", nodes}, {"ranks", nodes}};
+    for (const double bytes : {1e6, 1e8}) {
+      core::point_result p;
+      p.bytes = static_cast<std::uint64_t>(bytes);
+      p.extra["time_us"] = bytes / 1e9 * 1e6 * (nodes == 4 ? 10 : 1);
+      c.points.push_back(p);
+    }
+    r.file.results.push_back(c);
+  }
+  report_options o;
+  o.training.parameters = 25e6;  // 100 MB in fp32
+  const auto s = projection_section({r}, o);
+  ASSERT_TRUE(s);
+  EXPECT_NE(parts_of(*s).notes.find("allreduce: the fit misses the measurement by more than 20 %"),
+            std::string::npos)
+      << parts_of(*s).notes;
+}
+
+TEST(ProjectionSection, SaysPlainlyWhatAStrategyNeedsAndTheRunLacks) {
+  report_options o;
+  o.training.strategy = training_strategy::sharded;
+  const auto s = projection_section(allreduce_runs(), o);
+  ASSERT_TRUE(s);
+  const auto p = parts_of(*s);
+  EXPECT_TRUE(p.tables.empty());
+  EXPECT_NE(p.notes.find("the sharded strategy needs reduce-scatter and all-gather; this run "
+                         "measured only allreduce"),
+            std::string::npos)
+      << p.notes;
+  o.training.strategy = training_strategy::moe;
+  o.training.moe = {24, 8192, 4096, 1};
+  const auto m = parts_of(*projection_section({exact_ring_run()}, o));
+  EXPECT_NE(m.notes.find("the moe strategy needs all-to-all; this run measured only all-gather "
+                         "and reduce-scatter"),
+            std::string::npos)
+      << m.notes;
 }
 
 TEST(ProjectionSection, OverlapAndStepTimeChangeTheNumbers) {
@@ -111,10 +267,36 @@ TEST(ProjectionSection, OverlapAndStepTimeChangeTheNumbers) {
   const auto s = projection_section(allreduce_runs(), o);
   ASSERT_TRUE(s);
   for (const auto& b : s->blocks)
-    if (const auto* t = std::get_if<table>(&b)) {
+    if (const auto* t = std::get_if<table>(&b); t && t->header[1] == "mpi, tcp step") {
       EXPECT_EQ(t->rows[2][1], "0.1 s (63.16 ms)");
       EXPECT_EQ(t->rows[2][2], "4.00x (100 %)");
     }
+}
+
+TEST(ProjectionSummary, OneLineOnPageOne) {
+  const auto line = projection_summary(allreduce_runs()[0], report_options{});
+  ASSERT_TRUE(line);
+  // The 100 MB gradient at 4 nodes over MPI/TCP: 91 % (by hand above).
+  EXPECT_NE(line->find("25 M parameters, data-parallel, T = 0.25 s, overlap = 0: scaling "
+                       "efficiency mpi, tcp 91 % at 4 nodes"),
+            std::string::npos)
+      << *line;
+  report_options sharded;
+  sharded.training.strategy = training_strategy::sharded;
+  const auto lacks = projection_summary(allreduce_runs()[0], sharded);
+  ASSERT_TRUE(lacks);
+  EXPECT_NE(lacks->find("the sharded strategy needs reduce-scatter and all-gather; this run "
+                        "measured only allreduce."),
+            std::string::npos)
+      << *lacks;
+  // Page one carries the line under the findings.
+  const auto sections =
+      page_one::page_one_sections(allreduce_runs(), reference_set::builtin(), report_options{});
+  ASSERT_FALSE(sections.empty());
+  bool shown = false;
+  for (const auto& b : sections.back().blocks)
+    if (const auto* p = std::get_if<paragraph>(&b)) shown = shown || p->text == *line;
+  EXPECT_TRUE(shown);
 }
 
 TEST(ProjectionSection, NothingWithoutTwoNodeCounts) {

@@ -1,6 +1,7 @@
-// The training scaling projection section: per run, per gradient size, the step time and
-// speedup of each allreduce group (transport, backend) at each measured node count, with the
-// formula, its inputs and the arithmetic of one row, so the reader can check the model.
+// The training scaling projection section: per run, per model, the communication per step, the
+// step time and the speedup of each collective group (backend, transport) at each measured
+// node count and, marked as such, beyond it from the alpha-beta fit; with the formula, its
+// inputs, the fit with its residuals and the arithmetic of one row, so the reader can check it.
 #include "reports/page_one/projection/projection.hpp"
 
 #include <algorithm>
@@ -9,182 +10,261 @@
 #include <fmt/format.h>
 
 #include "reports/model/text_format.hpp"
+#include "reports/page_one/projection/fit_blocks.hpp"
+#include "reports/page_one/projection/measured_curves.hpp"
 #include "reports/page_one/projection/projection_model.hpp"
-#include "reports/views/allreduce_groups.hpp"
+#include "reports/page_one/projection/strategy.hpp"
 
 namespace gpubench::reports::page_one::projection {
 
 using namespace model;
-using namespace views;
 
 namespace {
 
-using projection::size_time;
-
-struct curve {
-  long long nodes = 1;
-  std::vector<size_time> points;  // sorted by size
-};
-
-std::vector<curve> curves_of(const allreduce_group& g) {
-  std::vector<curve> out;
-  for (const auto* c : g.cases) {
-    curve cv{allreduce_nodes(*c), {}};
-    for (const auto& p : c->points)
-      if (const auto s = allreduce_seconds(*c, p)) cv.points.push_back({double(p.bytes), *s});
-    std::sort(cv.points.begin(), cv.points.end(),
-              [](const size_time& a, const size_time& b) { return a.bytes < b.bytes; });
-    if (!cv.points.empty()) out.push_back(std::move(cv));
-  }
-  return out;
+// Counts and fractions as typed: 24, 0.3, 4096 (not 24.00).
+std::string fmt_g(double v) {
+  return fmt::format("{:g}", v);
 }
-
 std::string secs(double s) {
   return fmt::format("{:.4g} s", s);
 }
 std::string millis(double s) {
   return fmt::format("{:.4g} ms", s * 1e3);
 }
-std::string size_of(double bytes) {
-  return format_size(static_cast<std::uint64_t>(bytes));
+// "1 x allreduce of 100M", "2 x all-gather of 1.4G + 1 x reduce-scatter of 1.4G".
+std::string messages_text(const std::vector<message>& msgs) {
+  std::string t;
+  for (const auto& m : msgs)
+    t += fmt::format("{}{:g} x {} of {} ({})", t.empty() ? "" : " + ", m.per_step,
+                     operation_text(m.operation), size_text(m.bytes), m.what);
+  return t;
 }
 
-struct projected_group {
-  std::string label;
-  std::vector<curve> curves;
+std::string operations_list(const std::vector<std::string>& ops) {
+  std::string t;
+  for (std::size_t i = 0; i < ops.size(); ++i)
+    t += (i == 0 ? "" : i + 1 == ops.size() ? " and " : ", ") + operation_text(ops[i]);
+  return t;
+}
+
+const op_curves& curves_of(const strategy_group& g, const std::string& operation) {
+  return *std::find_if(g.ops.begin(), g.ops.end(),
+                       [&](const op_curves& c) { return c.operation == operation; });
+}
+
+struct comm_result {
+  double seconds = 0;
+  bool extrapolated = false;
+  const message* missing = nullptr;  // the message no time is known for
+  std::vector<double> per_message;   // time of one operation of each message
 };
 
-// The measured range of a group, for "not measured" cells.
-std::string range_text(const curve& c, double bytes) {
-  if (c.points.empty()) return "not measured";
-  if (bytes > c.points.back().bytes)
-    return "not measured (largest measured: " + size_of(c.points.back().bytes) + ")";
-  return "not measured (smallest measured: " + size_of(c.points.front().bytes) + ")";
+comm_result comm_per_step(const strategy_group& g, const std::vector<message>& msgs,
+                          long long nodes) {
+  comm_result r;
+  for (const auto& m : msgs) {
+    const auto t = time_at(curves_of(g, m.operation), nodes, m.bytes);
+    if (!t) {
+      r.missing = &m;
+      return r;
+    }
+    r.seconds += m.per_step * t->seconds;
+    r.extrapolated = r.extrapolated || t->extrapolated;
+    r.per_message.push_back(t->seconds);
+  }
+  return r;
 }
 
 struct row_math {
-  double allreduce = 0, step = 0, base_step = 0, base_allreduce = 0, speedup = 0;
+  comm_result comm, base;
+  double step = 0, base_step = 0, speedup = 0, efficiency = 0;
   long long base_nodes = 1;
 };
 
-std::optional<row_math> compute(const projected_group& g, std::size_t i, double bytes,
-                                const report_options& o) {
-  const auto& base = g.curves.front();
-  const auto a = projection::interpolate_seconds(g.curves[i].points, bytes);
-  const auto a0 = projection::interpolate_seconds(base.points, bytes);
-  if (!a || !a0) return std::nullopt;
+std::optional<row_math> compute(const strategy_group& g, const std::vector<message>& msgs,
+                                long long n, const report_options& o) {
   row_math m;
-  m.allreduce = *a;
-  m.base_allreduce = *a0;
-  m.base_nodes = base.nodes;
-  m.step = projection::step_seconds(o.step_compute_seconds, *a, o.overlap);
-  m.base_step = projection::step_seconds(o.step_compute_seconds, *a0, o.overlap);
-  m.speedup =
-      projection::speedup(double(g.curves[i].nodes), double(base.nodes), m.base_step, m.step);
+  m.base_nodes = g.node_counts.front();
+  m.comm = comm_per_step(g, msgs, n);
+  m.base = comm_per_step(g, msgs, m.base_nodes);
+  if (m.comm.missing || m.base.missing) return std::nullopt;
+  m.step = step_seconds(o.step_compute_seconds, m.comm.seconds, o.overlap);
+  m.base_step = step_seconds(o.step_compute_seconds, m.base.seconds, o.overlap);
+  m.speedup = speedup(double(n), double(m.base_nodes), m.base_step, m.step);
+  m.efficiency = m.speedup * double(m.base_nodes) / double(n);
   return m;
 }
 
-std::string how_interpolated(const curve& c, double bytes) {
-  const auto b = projection::bracket(c.points, bytes);
-  if (!b) return "";
-  if (b->first.bytes == b->second.bytes) return "measured at this size";
-  return fmt::format("log-log between {} ({}) and {} ({})", size_of(b->first.bytes),
-                     millis(b->first.seconds), size_of(b->second.bytes), millis(b->second.seconds));
+// The arithmetic of one row written out.
+std::string worked_example(const strategy_group& g, const model_size& ms,
+                           const std::vector<message>& msgs, long long n, const row_math& m,
+                           const report_options& o) {
+  const auto sum = [&](const comm_result& c) {
+    std::string t;
+    for (std::size_t i = 0; i < msgs.size(); ++i)
+      t += fmt::format("{}{:g} x {}", i == 0 ? "" : " + ", msgs[i].per_step,
+                       millis(c.per_message[i]));
+    return t;
+  };
+  const std::string ovl = fmt_g(o.overlap);
+  return fmt::format(
+      "Worked example ({}, {}, n = {}{}): comm({}) = {} = {}; step({}) = {} + {} x (1 - {}) = {}; "
+      "comm({}) = {} = {}; step({}) = {} + {} x (1 - {}) = {}; speedup = ({} / {}) x {} / {} = "
+      "{:.3f}; efficiency = {:.3f} x {} / {} = {:.0f} %.",
+      g.label, ms.name, n, m.comm.extrapolated ? ", extrapolated from the fit" : "", n, sum(m.comm),
+      millis(m.comm.seconds), n, secs(o.step_compute_seconds), secs(m.comm.seconds), ovl,
+      secs(m.step), m.base_nodes, sum(m.base), millis(m.base.seconds), m.base_nodes,
+      secs(o.step_compute_seconds), secs(m.base.seconds), ovl, secs(m.base_step), n, m.base_nodes,
+      secs(m.base_step), secs(m.step), m.speedup, m.speedup, m.base_nodes, n, 100 * m.efficiency);
 }
 
-void add_run(section& s, const std::string& run_label, std::vector<projected_group> groups,
-             const report_options& o, bool& example_done) {
+// Node counts of the table: every measured one, then 2x, 4x and 8x the largest (extrapolated).
+std::vector<std::pair<long long, bool>> row_counts(const std::vector<strategy_group>& groups) {
   std::vector<long long> counts;
   for (const auto& g : groups)
-    for (const auto& c : g.curves)
-      if (std::find(counts.begin(), counts.end(), c.nodes) == counts.end())
-        counts.push_back(c.nodes);
+    for (const long long n : g.node_counts)
+      if (std::find(counts.begin(), counts.end(), n) == counts.end()) counts.push_back(n);
   std::sort(counts.begin(), counts.end());
-  for (const auto& grad : projection::gradients()) {
-    table t;
-    t.caption = fmt::format(
-        "{}S = {} ({}); T = {}, overlap = {}. Cells: step time (allreduce time); speedup "
-        "(efficiency)",
-        run_label, grad.name, grad.basis, secs(o.step_compute_seconds), format_value(o.overlap));
-    t.header = {"nodes"};
-    for (const auto& g : groups) {
-      t.header.push_back(g.label + " step");
-      t.header.push_back(g.label + " speedup");
-    }
-    t.numeric.assign(t.header.size(), true);
-    bool any = false;
-    for (const long long n : counts) {
-      std::vector<std::string> row = {std::to_string(n)};
-      for (const auto& g : groups) {
-        const auto it = std::find_if(g.curves.begin(), g.curves.end(),
-                                     [&](const curve& c) { return c.nodes == n; });
-        if (it == g.curves.end()) {
-          row.insert(row.end(), {"-", "-"});
-          continue;
-        }
-        const auto i = static_cast<std::size_t>(it - g.curves.begin());
-        const auto m = compute(g, i, grad.bytes, o);
-        if (!m) {
-          const auto& missing =
-              projection::interpolate_seconds(it->points, grad.bytes) ? g.curves.front() : *it;
-          row.insert(row.end(), {range_text(missing, grad.bytes), "-"});
-          continue;
-        }
-        any = true;
-        row.push_back(fmt::format("{} ({})", secs(m->step), millis(m->allreduce)));
-        row.push_back(fmt::format(
-            "{} ({})", format_ratio(m->speedup),
-            fmt::format("{:.0f} %", 100 * m->speedup * double(m->base_nodes) / double(n))));
-      }
-      t.rows.push_back(std::move(row));
-    }
-    if (!any) {
-      double largest = 0;
-      for (const auto& g : groups)
-        for (const auto& c : g.curves)
-          if (!c.points.empty()) largest = std::max(largest, c.points.back().bytes);
-      s.blocks.push_back(note{fmt::format(
-          "{}S = {} ({}): not measured (largest measured allreduce: {}). The model interpolates "
-          "only between measured sizes; measure larger sizes (gpubench run --suite collectives "
-          "--sizes ...) to project this gradient.",
-          run_label, grad.name, grad.basis, size_of(largest))});
-      continue;
-    }
-    s.blocks.push_back(std::move(t));
-    if (example_done) continue;
-    // The arithmetic of one row: the first group's largest node count with a value.
-    for (const auto& g : groups) {
-      for (std::size_t i = g.curves.size(); i-- > 1;) {
-        const auto m = compute(g, i, grad.bytes, o);
-        if (!m) continue;
-        const long long n = g.curves[i].nodes;
-        const std::string ovl = format_value(o.overlap);
-        const std::string base_formula =
-            m->base_nodes == 1
-                ? fmt::format("speedup({0}) = {0} x {1} / {2} = {3:.3f}", n, secs(m->base_step),
-                              secs(m->step), m->speedup)
-                : fmt::format("speedup({0}) = ({0} / {1}) x {2} / {3} = {4:.3f}", n, m->base_nodes,
-                              secs(m->base_step), secs(m->step), m->speedup);
-        s.blocks.push_back(paragraph{fmt::format(
-            "Worked example ({}, S = {}, n = {}): allreduce(S, {}) = {} ({}); step({}) = {} + "
-            "{} x (1 - {}) = {}; allreduce(S, {}) = {} ({}); step({}) = {} + {} x (1 - {}) = "
-            "{}; {}; efficiency = {:.3f} / {} = {:.0f} %.",
-            g.label, grad.name, n, n, millis(m->allreduce),
-            how_interpolated(g.curves[i], grad.bytes), n, secs(o.step_compute_seconds),
-            secs(m->allreduce), ovl, secs(m->step), m->base_nodes, millis(m->base_allreduce),
-            how_interpolated(g.curves.front(), grad.bytes), m->base_nodes,
-            secs(o.step_compute_seconds), secs(m->base_allreduce), ovl, secs(m->base_step),
-            base_formula, m->speedup, format_value(double(n) / double(m->base_nodes)),
-            100 * m->speedup * double(m->base_nodes) / double(n))});
-        example_done = true;
-        break;
-      }
-      if (example_done) break;
-    }
+  std::vector<std::pair<long long, bool>> out;
+  for (const long long n : counts)
+    out.push_back({n, false});
+  for (const long long k : {2, 4, 8})
+    out.push_back({counts.back() * k, true});
+  return out;
+}
+
+void add_model(section& s, const std::string& run_label, const std::vector<strategy_group>& groups,
+               const model_size& ms, const report_options& o, bool& example_done) {
+  const auto msgs = messages_per_step(o.training, ms.parameters);
+  table t;
+  t.caption = fmt::format(
+      "{}{}, {}, {}: per step {}; T = {}, overlap = {:g}. Cells: step time (communication per "
+      "step); speedup (efficiency); rows marked extrapolated come from the alpha-beta fit",
+      run_label, ms.name, ms.basis, to_string(o.training.strategy), messages_text(msgs),
+      secs(o.step_compute_seconds), o.overlap);
+  t.header = {"nodes"};
+  for (const auto& g : groups) {
+    t.header.push_back(g.label + " step");
+    t.header.push_back(g.label + " speedup");
   }
+  t.numeric.assign(t.header.size(), true);
+  bool any = false;
+  std::string missing_text;
+  std::optional<std::pair<const strategy_group*, long long>> example;
+  for (const auto& [n, extrapolated] : row_counts(groups)) {
+    std::vector<std::string> row = {extrapolated ? fmt::format("{} (extrapolated)", n)
+                                                 : std::to_string(n)};
+    bool row_any = false;
+    for (const auto& g : groups) {
+      const bool measured =
+          std::find(g.node_counts.begin(), g.node_counts.end(), n) != g.node_counts.end();
+      if (!measured && !extrapolated) {
+        row.insert(row.end(), {"-", "-"});
+        continue;
+      }
+      const auto m = compute(g, msgs, n, o);
+      if (!m) {
+        const auto c = comm_per_step(g, msgs, n);
+        const auto base = comm_per_step(g, msgs, g.node_counts.front());
+        const message* miss = c.missing ? c.missing : base.missing;
+        const auto& oc = curves_of(g, miss->operation);
+        const std::string why = extrapolated && !oc.fit
+                                    ? "no fit"
+                                    : "not measured (" + measured_range_text(oc, miss->bytes) + ")";
+        if (missing_text.empty() && !extrapolated)
+          missing_text = fmt::format("{} of {}: {}", operation_text(miss->operation),
+                                     size_text(miss->bytes), why);
+        row.insert(row.end(), {why, "-"});
+        continue;
+      }
+      row_any = true;
+      if (!extrapolated) any = true;
+      if (!extrapolated && n != m->base_nodes && (!example || example->first == &g))
+        example = {&g, n};
+      row.push_back(fmt::format("{} ({})", secs(m->step), millis(m->comm.seconds)));
+      row.push_back(fmt::format("{} ({:.0f} %)", format_ratio(m->speedup), 100 * m->efficiency));
+    }
+    if (extrapolated && !row_any) continue;
+    t.rows.push_back(std::move(row));
+  }
+  if (!any) {
+    s.blocks.push_back(note{fmt::format(
+        "{}{}, {}: {}. The model interpolates only between measured sizes; measure the sizes "
+        "this step sends (gpubench run --suite collectives --sizes ...) to project it.",
+        run_label, ms.name, ms.basis, missing_text)});
+    return;
+  }
+  s.blocks.push_back(std::move(t));
+  if (example_done || !example) return;
+  const auto& [g, n] = *example;
+  s.blocks.push_back(paragraph{worked_example(*g, ms, msgs, n, *compute(*g, msgs, n, o), o)});
+  example_done = true;
+}
+
+std::string strategy_text(const report_options& o) {
+  const auto& m = o.training;
+  const std::string bytes = fmt_g(m.element_bytes);
+  switch (m.strategy) {
+    case training_strategy::data_parallel:
+      return fmt::format(
+          "Strategy data-parallel: each step allreduces the gradient, parameters x {} B, in "
+          "buckets of {} (--bucket; the last bucket holds the rest). Allreduce size: the "
+          "buffer each rank holds.",
+          bytes, m.bucket_bytes > 0 ? size_text(m.bucket_bytes) : "the whole gradient");
+    case training_strategy::sharded:
+      return fmt::format(
+          "Strategy sharded (FSDP, ZeRO-3): per unit of {} (--bucket), the parameters are "
+          "all-gathered twice per step (forward, and again in backward after resharding) and "
+          "the gradient is reduce-scattered once; {} B per element. Sizes are nccl-tests' "
+          "totals: the unit's bytes, of which each rank holds 1/n.",
+          m.bucket_bytes > 0 ? size_text(m.bucket_bytes) : "the whole model", bytes);
+    case training_strategy::moe:
+      return fmt::format(
+          "Strategy mixture-of-experts: per MoE layer ({} layers), four all-to-alls per step "
+          "(dispatch and combine, forward and backward) of tokens x top-k x hidden x {} B = {} "
+          "x {} x {} x {} B; size: the total each rank sends. The gradient allreduce of the "
+          "dense layers is left out.",
+          fmt_g(m.moe.layers), bytes, fmt_g(m.moe.tokens), fmt_g(m.moe.top_k), fmt_g(m.moe.hidden),
+          bytes);
+  }
+  return "";
 }
 
 }  // namespace
+
+std::optional<std::string> projection_summary(const run_input& run, const report_options& o) {
+  const auto ops = operations_of(o.training.strategy);
+  const auto rc = curves_for(run.file, ops);
+  if (!rc.multi_node) return std::nullopt;
+  const std::string head = "Training projection (a model; section \"Training scaling projection\")";
+  if (!rc.missing.empty())
+    return fmt::format("{}: the {} strategy needs {}; this run measured only {}.", head,
+                       to_string(o.training.strategy), operations_list(ops),
+                       operations_list(rc.measured));
+  if (rc.groups.empty())
+    return fmt::format(
+        "{}: the {} strategy needs {} at two or more common node counts; this run "
+        "has none.",
+        head, to_string(o.training.strategy), operations_list(ops));
+  for (const auto& ms : models_of(o.training)) {
+    const auto msgs = messages_per_step(o.training, ms.parameters);
+    std::string cells;
+    for (const auto& g : rc.groups) {
+      const long long n = g.node_counts.back();
+      if (const auto m = compute(g, msgs, n, o))
+        cells += fmt::format("{}{} {:.0f} % at {} nodes", cells.empty() ? "" : ", ", g.label,
+                             100 * m->efficiency, n);
+    }
+    if (!cells.empty())
+      return fmt::format(
+          "{}: {}, {}, T = {}, overlap = {}: scaling efficiency {} (measured; "
+          "larger node counts are extrapolated there).",
+          head, ms.name, to_string(o.training.strategy), secs(o.step_compute_seconds),
+          fmt_g(o.overlap), cells);
+  }
+  return fmt::format("{}: the messages of the {} strategy lie outside the measured sizes.", head,
+                     to_string(o.training.strategy));
+}
 
 std::optional<section> projection_section(const std::vector<run_input>& runs,
                                           const report_options& options) {
@@ -193,42 +273,56 @@ std::optional<section> projection_section(const std::vector<run_input>& runs,
   s.level = 1;
   const report_options defaults;
   s.blocks.push_back(paragraph{
-      "A model, not a measurement: what the measured allreduce means for a data-parallel "
-      "training job that computes for T seconds per step on every node and then allreduces a "
-      "gradient of S bytes. step(n) = T + allreduce(S, n) x (1 - overlap); speedup(n) = n x "
-      "step(1) / step(n); efficiency = speedup(n) / n. allreduce(S, n) is the allreduce time "
-      "measured at n nodes (the time each case records), at S itself when measured, else "
-      "interpolated log-log between the two nearest measured sizes; a gradient outside the "
-      "measured sizes is shown as not measured, never extrapolated. The model leaves out "
-      "everything but compute and the allreduce (data loading, optimizer, stragglers)."});
+      "A model, not a measurement: what the measured collectives mean for a training job that "
+      "computes for T seconds per step on every node and communicates as its strategy says. "
+      "comm(n) = the sum over the step's messages of count x time(operation, size, n); step(n) "
+      "= T + comm(n) x (1 - overlap); speedup(n) = (n / n0) x step(n0) / step(n); efficiency = "
+      "speedup(n) x n0 / n, n0 the smallest node count measured (1 in the usual case). "
+      "time(operation, size, n) at a measured node count is the time one operation took there "
+      "(the time each case records), at the size itself when measured, else interpolated "
+      "log-log between the two nearest measured sizes; a size outside the measured ones is "
+      "shown as not measured. Rows beyond the largest measured node count are marked "
+      "extrapolated: their times come from the alpha-beta fit of a ring shown below, with its "
+      "residuals, never from a measurement. The model leaves out everything but compute and "
+      "these collectives: overlap beyond the fraction given, topology-aware and hierarchical "
+      "algorithms, compression, data loading, optimizer, stragglers."});
   s.blocks.push_back(paragraph{fmt::format(
       "Inputs: T = {} (gpubench report --step-time; default {}), overlap = {} (--overlap, the "
-      "fraction of the allreduce hidden behind compute, 0 to 1; default {}: no overlap). "
-      "Gradient sizes (decimal units): {}.",
+      "fraction of the communication hidden behind compute, 0 to 1; default {}: no overlap). "
+      "{}",
       secs(options.step_compute_seconds), secs(defaults.step_compute_seconds),
-      format_value(options.overlap), format_value(defaults.overlap), [] {
-        std::string t;
-        for (const auto& g : projection::gradients())
-          t += (t.empty() ? "" : "; ") + g.name + " = " + g.basis;
-        return t;
-      }())});
+      fmt_g(options.overlap), fmt_g(defaults.overlap), strategy_text(options))});
+  const auto ops = operations_of(options.training.strategy);
   bool any = false, example_done = false;
   for (const auto& run : runs) {
-    std::vector<projected_group> groups;
-    for (const auto& g : allreduce_groups(run.file)) {
-      projected_group pg{g.label, curves_of(g)};
-      if (pg.curves.size() >= 2) groups.push_back(std::move(pg));
-    }
-    if (groups.empty()) continue;
+    const auto rc = curves_for(run.file, ops);
+    if (!rc.multi_node) continue;
     any = true;
-    bool base_not_one = false;
-    for (const auto& g : groups)
-      base_not_one = base_not_one || g.curves.front().nodes != 1;
-    if (base_not_one)
+    const std::string label = runs.size() > 1 ? run.label + ": " : "";
+    if (!rc.missing.empty()) {
+      s.blocks.push_back(note{fmt::format(
+          "{}the {} strategy needs {}; this run measured only {}. Nothing is substituted: "
+          "measure {} (gpubench run --suite collectives) to project this strategy.",
+          label, to_string(options.training.strategy), operations_list(ops),
+          operations_list(rc.measured), operations_list(rc.missing))});
+      continue;
+    }
+    if (rc.groups.empty()) {
+      s.blocks.push_back(note{fmt::format(
+          "{}the {} strategy needs {} at two or more common node counts of the same backend "
+          "and transport; this run has none.",
+          label, to_string(options.training.strategy), operations_list(ops))});
+      continue;
+    }
+    if (std::any_of(rc.groups.begin(), rc.groups.end(),
+                    [](const strategy_group& g) { return g.node_counts.front() != 1; }))
       s.blocks.push_back(
           note{"Where one node was not measured, speedup is relative to the smallest node count "
                "measured: speedup(n) = (n / n0) x step(n0) / step(n)."});
-    add_run(s, runs.size() > 1 ? run.label + ": " : "", std::move(groups), options, example_done);
+    for (const auto& ms : models_of(options.training))
+      add_model(s, label, rc.groups, ms, options, example_done);
+    for (auto& b : fit_blocks(label, rc.groups, options))
+      s.blocks.push_back(std::move(b));
   }
   if (!any) return std::nullopt;
   return s;

@@ -26,22 +26,12 @@ std::optional<double> interpolate_seconds(const std::vector<size_time>& measured
   return lo.seconds * std::pow(bytes / lo.bytes, k);
 }
 
-double step_seconds(double compute, double allreduce, double overlap) {
-  return compute + allreduce * (1.0 - overlap);
+double step_seconds(double compute, double communication, double overlap) {
+  return compute + communication * (1.0 - overlap);
 }
 
 double speedup(double n, double base_n, double step_base, double step_n) {
   return n / base_n * step_base / step_n;
-}
-
-std::vector<gradient> gradients() {
-  return {
-      {100e6, "100 MB",
-       "25.6 M parameters x 4 B (fp32) = 102 MB: ResNet-50 (ImageNet image classification)"},
-      {1.4e9, "1.4 GB",
-       "340 M parameters x 4 B (fp32) = 1.36 GB: BERT-large; ~350 M-parameter models"},
-      {6e9, "6 GB", "1.5 B parameters x 4 B (fp32) = 6.0 GB: GPT-2 XL (1.56 B: 6.2 GB)"},
-  };
 }
 
 }  // namespace gpubench::reports::page_one::projection
