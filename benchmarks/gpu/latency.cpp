@@ -55,7 +55,7 @@ void register_gpu_latency(core::registry& r) {
   host.requirement = [](const core::run_context&) { return gpu::backend_requirement(1); };
   host.cases = [](const core::run_context&) {
     return gpu::host_latency_cases(gpu::make_backend()->device_count(),
-                                  gpu::numa_indexes(gpu::host_numa_nodes()));
+                                   gpu::numa_indexes(gpu::host_numa_nodes()));
   };
   host.body = [](core::case_state& s) { latency_body(s, false); };
   host.kind = core::host_gpu_kind({}, {"gpu", "numa"});

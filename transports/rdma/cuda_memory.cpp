@@ -59,11 +59,11 @@ class cuda_memory final : public rdma_memory {
       int driver = 0;
       const bool known = e != cudaSuccess && cudaDriverGetVersion(&driver) == cudaSuccess;
       const std::string why =
-          e == cudaSuccess ? std::string("none found")
-                           : core::cuda_device_error_reason(
-                                 e == cudaErrorInsufficientDriver,
-                                 known ? std::optional<int>(driver) : std::nullopt, CUDART_VERSION,
-                                 cuda_text(e));
+          e == cudaSuccess
+              ? std::string("none found")
+              : core::cuda_device_error_reason(e == cudaErrorInsufficientDriver,
+                                               known ? std::optional<int>(driver) : std::nullopt,
+                                               CUDART_VERSION, cuda_text(e));
       cudaGetLastError();
       throw core::skip_case("--rdma-memory cuda: no CUDA device (" + why + ")");
     }

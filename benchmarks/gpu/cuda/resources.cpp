@@ -156,8 +156,8 @@ host_memory_buffer::host_memory_buffer(const host_topology& topo, std::size_t by
     }
     if (e != cudaSuccess) {
       hwloc_free(topo.get(), m_ptr, bytes);
-      check(e, "pinning " + core::format_bytes(bytes) + " of host memory (cudaHostRegister) on GPU " +
-                   std::to_string(device));
+      check(e, "pinning " + core::format_bytes(bytes) +
+                   " of host memory (cudaHostRegister) on GPU " + std::to_string(device));
     }
   }
 }
