@@ -20,9 +20,25 @@ option(GPUBENCH_ENABLE_CAIRO "Build PDF/SVG charts when cairo and pango are foun
 
 set(GPUBENCH_HAVE_CUDA OFF)
 if(GPUBENCH_ENABLE_CUDA)
-  include(CheckLanguage)
-  check_language(CUDA)
-  if(CMAKE_CUDA_COMPILER)
+  include(CudaProbe)
+  gpubench_probe_cuda(_gpubench_cuda_problem)
+  if(_gpubench_cuda_problem)
+    # Not silently without CUDA: the summary and a warning say why. A plain variable hides
+    # the cached compiler for this run only, so configuring again with CUDAHOSTCXX works.
+    message(WARNING "Building without CUDA: ${_gpubench_cuda_problem}")
+    set(CMAKE_CUDA_COMPILER "")
+  else()
+    # check_language tries CUDA in a project of its own, which sees the host compiler only
+    # through the environment.
+    if(CMAKE_CUDA_HOST_COMPILER AND NOT DEFINED ENV{CUDAHOSTCXX})
+      set(ENV{CUDAHOSTCXX} "${CMAKE_CUDA_HOST_COMPILER}")
+    endif()
+    include(CheckLanguage)
+    check_language(CUDA)
+  endif()
+  if(_gpubench_cuda_problem)
+    gpubench_note("CUDA" "no" "${_gpubench_cuda_problem}")
+  elseif(CMAKE_CUDA_COMPILER)
     enable_language(CUDA)
     # CMake 3.25's FindCUDAToolkit marks CUDA::nvToolsExt deprecated, when the project requires
     # 3.25 or newer, without checking that the target exists; CUDA 12.9 and later ship no

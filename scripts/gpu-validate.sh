@@ -54,34 +54,10 @@ if command -v all_reduce_perf >/dev/null; then
   all_reduce_perf -b 1M -e 1G -f 2 -g "$ngpus" >"$out/all_reduce_perf.txt" || status=1
 fi
 
-# One line per gpubench case: "what<TAB>gpubench GB/s<TAB>reference GB/s"; the reference is
-# nvbandwidth's matrix entry of the matching testcase (its numbers are strings in its JSON).
-# Bidirectional cases compare one direction (extra.h2d_gbps / d2h_gbps / forward_gbps), as
-# nvbandwidth's bidirectional testcases report the measured direction only.
-pairs=$(jq -r --argjson nvb "$(if ((have_nvb)); then cat "$out/nvbandwidth.json"; else echo null; fi)" '
-  def tc($name): ($nvb // {} | .nvbandwidth.testcases // [] | map(select(.name == $name)) | .[0]);
-  def cell($name; $r; $c): (tc($name) | .bandwidth_matrix[$r][$c] // null
-                            | if . == null then null else (tonumber? // null) end);
-  .results[] | select(.status == "ok") | . as $c | .params as $p | .points[-1] as $pt
-  | (if $c.benchmark == "gpu.h2d" and ($p.gpu | type) == "number" and $p.memory == "pinned" then
-       ["h2d gpu\($p.gpu) \($p.engine) numa\($p.numa)", $pt.stats.median,
-        cell("host_to_device_memcpy_\($p.engine)"; 0; $p.gpu)]
-     elif $c.benchmark == "gpu.d2h" and ($p.gpu | type) == "number" and $p.memory == "pinned" then
-       ["d2h gpu\($p.gpu) \($p.engine) numa\($p.numa)", $pt.stats.median,
-        cell("device_to_host_memcpy_\($p.engine)"; 0; $p.gpu)]
-     elif $c.benchmark == "gpu.bidir" and ($p.gpu | type) == "number" and $pt.extra.h2d_gbps then
-       ["bidir h2d gpu\($p.gpu) numa\($p.numa)", $pt.extra.h2d_gbps,
-        cell("host_to_device_bidirectional_memcpy_ce"; 0; $p.gpu)],
-       ["bidir d2h gpu\($p.gpu) numa\($p.numa)", $pt.extra.d2h_gbps,
-        cell("device_to_host_bidirectional_memcpy_ce"; 0; $p.gpu)]
-     elif $c.benchmark == "gpu.p2p.bandwidth" and $p.access == "p2p" and $p.direction == "uni" then
-       ["p2p \($p.src)->\($p.dst) \($p.op) \($p.engine)", $pt.stats.median,
-        cell("device_to_device_memcpy_\($p.op)_\($p.engine)"; $p.src; $p.dst)]
-     elif $c.benchmark == "gpu.p2p.bandwidth" and $p.access == "p2p" and $pt.extra.forward_gbps then
-       ["p2p bidir \($p.src)->\($p.dst) \($p.op) \($p.engine)", $pt.extra.forward_gbps,
-        cell("device_to_device_bidirectional_memcpy_\($p.op)_\($p.engine)"; $p.src; $p.dst)]
-     else empty end)
-  | @tsv' "$out/gpu.json")
+# One line per comparable gpubench case: "what<TAB>gpubench GB/s<TAB>reference GB/s"; which
+# cases and which matrix cells: scripts/gpu-validate-pairs.jq.
+pairs=$(jq -r --argjson nvb "$(if ((have_nvb)); then cat "$out/nvbandwidth.json"; else echo null; fi)" \
+  -f scripts/gpu-validate-pairs.jq "$out/gpu.json")
 
 # nccl-tests: out-of-place busbw (column 8) per size; gpubench: extra.busbw per point.
 if ((have_nt)); then

@@ -103,12 +103,16 @@ scaling_row measure_collective(core::case_state& state, const collective_op& op,
                                          core::format_bytes(bytes), ranks);
     beat(what);
     if (req.check) check_data(op, backend, group, req, c, count, seed++);
-    // One untimed operation first: NCCL (2.22 on) connects at first use and pages are faulted
-    // in, which the sizing operation after it must not include. Its time, the slowest rank's,
-    // sizes the samples: every rank runs the same number of operations.
+    // One operation of this size, untimed, before anything is sized or timed: NCCL (2.22 on)
+    // connects the ranks at the first call that needs a connection, per algorithm and
+    // protocol, so that call includes the set-up, and samples sized from it would hold far
+    // fewer operations than meant. One is enough for the set-up; the runner's warm-up samples
+    // do the rest, and more operations of a large size could outlast the stall watchdog.
     group.barrier();
     backend.run(call, 1);
     beat(what);
+    // Then one operation sizes the samples: the slowest rank's time decides, so every rank
+    // runs the same number of operations.
     group.barrier();
     const double one = group.reduce_time(backend.run(call, 1)).max;
     const int iters = ops_per_sample(one, 1, 1e-3, 100000, req.sample_limit_s);

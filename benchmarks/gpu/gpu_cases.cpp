@@ -1,7 +1,6 @@
 #include "benchmarks/gpu/gpu_cases.hpp"
 
 #include <algorithm>
-#include <charconv>
 #include <numeric>
 #include <string>
 
@@ -14,23 +13,6 @@ std::string link_param(const gpu_topology& t, int a, int b) {
 }
 
 }  // namespace
-
-std::vector<unsigned> host_numa_nodes(const std::filesystem::path& sys_root) {
-  std::vector<unsigned> nodes;
-  std::error_code ec;
-  for (const auto& e : std::filesystem::directory_iterator(sys_root / "devices/system/node", ec)) {
-    const std::string name = e.path().filename().string();
-    if (name.rfind("node", 0) != 0 || name.size() == 4) continue;
-    unsigned n = 0;
-    const auto* first = name.data() + 4;
-    const auto* last = name.data() + name.size();
-    if (auto [p, err] = std::from_chars(first, last, n); err == std::errc{} && p == last)
-      nodes.push_back(n);
-  }
-  std::sort(nodes.begin(), nodes.end());
-  if (nodes.empty()) nodes.push_back(0);
-  return nodes;
-}
 
 std::vector<nlohmann::json> host_copy_cases(int gpu_count, const std::vector<unsigned>& nodes,
                                             host_direction direction) {

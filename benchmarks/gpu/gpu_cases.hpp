@@ -3,7 +3,6 @@
 #pragma once
 
 #include <cstdint>
-#include <filesystem>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -12,9 +11,6 @@
 #include "benchmarks/gpu/gpu_topology.hpp"
 
 namespace gpubench::benchmarks::gpu {
-
-// OS indexes of the host's NUMA nodes (<sys>/devices/system/node/nodeN); {0} when absent.
-std::vector<unsigned> host_numa_nodes(const std::filesystem::path& sys_root = "/sys");
 
 // gpu.h2d / gpu.d2h / gpu.bidir: every GPU, then all GPUs at once ("gpu": "all") when
 // there are several; pinned memory with both engines on every NUMA node; pageable memory

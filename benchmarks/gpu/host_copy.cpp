@@ -4,6 +4,8 @@
 
 #include "benchmarks/gpu/copy_sweep.hpp"
 #include "benchmarks/gpu/gpu_cases.hpp"
+#include "benchmarks/gpu/host_numa.hpp"
+#include "core/errors.hpp"
 #include "core/registry.hpp"
 
 namespace gpubench::benchmarks::gpu {
@@ -16,6 +18,8 @@ void host_copy_body(core::case_state& state, gpu::host_direction direction) {
   const auto sizes = state.sizes();
   const auto req = gpu::host_copy_request_of(state.params(), be->device_count(), direction,
                                              *std::max_element(sizes.begin(), sizes.end()));
+  if (auto why = gpu::numa_node_refusal(gpu::host_numa_nodes(), *req.numa))
+    throw core::skip_case(*why);
   const auto job = be->host_copy(req);
   const int directions = direction == gpu::host_direction::bidir ? 2 : 1;
   if (auto peak = topo.host_peak(req.gpus, directions)) state.set_peak(*peak);
@@ -52,8 +56,8 @@ void add_host_copy(core::registry& r, const char* id, const char* description,
   def.criteria.warmup_samples = 1;
   def.requirement = [](const core::run_context&) { return gpu::backend_requirement(1); };
   def.cases = [direction](const core::run_context&) {
-    return gpu::host_copy_cases(gpu::make_backend()->device_count(), gpu::host_numa_nodes(),
-                                direction);
+    return gpu::host_copy_cases(gpu::make_backend()->device_count(),
+                                gpu::numa_indexes(gpu::host_numa_nodes()), direction);
   };
   def.body = [direction](core::case_state& s) { host_copy_body(s, direction); };
   r.add(std::move(def));

@@ -2,6 +2,8 @@
 // host memory on each NUMA node, and to every peer GPU's memory, in microseconds.
 #include "benchmarks/gpu/copy_sweep.hpp"
 #include "benchmarks/gpu/gpu_cases.hpp"
+#include "benchmarks/gpu/host_numa.hpp"
+#include "core/errors.hpp"
 #include "core/registry.hpp"
 
 namespace gpubench::benchmarks::gpu {
@@ -20,6 +22,8 @@ void latency_body(core::case_state& state, bool peer) {
     gpus.push_back(*req.peer);
   } else {
     req.numa = params.at("numa").get<unsigned>();
+    if (auto why = gpu::numa_node_refusal(gpu::host_numa_nodes(), *req.numa))
+      throw core::skip_case(*why);
   }
   const auto job = be->latency(req);
   auto& ctx = state.context_info();
@@ -50,7 +54,8 @@ void register_gpu_latency(core::registry& r) {
                           "GPU->host memory load latency (pointer chase), per NUMA node");
   host.requirement = [](const core::run_context&) { return gpu::backend_requirement(1); };
   host.cases = [](const core::run_context&) {
-    return gpu::host_latency_cases(gpu::make_backend()->device_count(), gpu::host_numa_nodes());
+    return gpu::host_latency_cases(gpu::make_backend()->device_count(),
+                                   gpu::numa_indexes(gpu::host_numa_nodes()));
   };
   host.body = [](core::case_state& s) { latency_body(s, false); };
   host.kind = core::host_gpu_kind({}, {"gpu", "numa"});

@@ -15,21 +15,6 @@ std::optional<std::string> latch_refusal(const char* cuda_launch_blocking) {
          "unset CUDA_LAUNCH_BLOCKING to run the latched GPU cases";
 }
 
-std::string cuda_version_text(int version) {
-  return std::to_string(version / 1000) + "." + std::to_string((version % 1000) / 10);
-}
-
-std::string driver_too_old_reason(int driver_version, int runtime_version) {
-  std::string driver =
-      driver_version > 0 ? "CUDA " + cuda_version_text(driver_version) : "an unknown CUDA version";
-  return "the NVIDIA driver supports " + driver + " but gpubench was built with the CUDA " +
-         cuda_version_text(runtime_version) +
-         " runtime: update the driver, or rebuild with CUDA_HOME pointing at a toolkit no newer "
-         "than " +
-         (driver_version > 0 ? "CUDA " + cuda_version_text(driver_version)
-                             : std::string("the driver's CUDA version (nvidia-smi shows it)"));
-}
-
 std::string placement_problem(std::optional<unsigned> requested,
                               const std::vector<unsigned>& nodes) {
   auto list = [&] {

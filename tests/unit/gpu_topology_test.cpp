@@ -187,11 +187,6 @@ TEST(GpuCases, P2pMatricesAreComplete) {
   EXPECT_EQ(host_latency_cases(4, {0, 1}).size(), 8u);
 }
 
-TEST(GpuCases, HostNumaNodesFromSysfs) {
-  EXPECT_EQ(host_numa_nodes(sys_root), (std::vector<unsigned>{0, 1}));
-  EXPECT_EQ(host_numa_nodes(sys_root / "nowhere"), (std::vector<unsigned>{0}));
-}
-
 TEST(GpuSchedule, ShortQueueBehindTheLatch) {
   EXPECT_EQ(schedule_for(64 << 10).loops, 16u);
   EXPECT_EQ(schedule_for(64 << 10).warmup, 4u);

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "core/errors.hpp"
+#include "core/system/cuda_driver_text.hpp"
 #include "transports/nccl/cuda_resources.hpp"
 #include "transports/nccl/nccl_backend.hpp"
 #include "transports/nccl/nccl_library.hpp"
@@ -48,7 +49,14 @@ class nccl_real final : public runtime {
     int count = 0;
     const cudaError_t e = cudaGetDeviceCount(&count);
     if (e != cudaSuccess) {
-      why = std::string("needs a CUDA device: cudaGetDeviceCount: ") + cudaGetErrorString(e);
+      // The gpu.* cases' wording: both versions for an old driver, "no NVIDIA driver" for none.
+      int driver = 0;
+      const bool known = cudaDriverGetVersion(&driver) == cudaSuccess;
+      why = "needs a CUDA device: " +
+            core::cuda_device_error_reason(
+                e == cudaErrorInsufficientDriver, known ? std::optional<int>(driver) : std::nullopt,
+                CUDART_VERSION, std::string("cudaGetDeviceCount: ") + cudaGetErrorString(e));
+      cudaGetLastError();
       return 0;
     }
     if (count == 0) why = "needs a CUDA device: none found";

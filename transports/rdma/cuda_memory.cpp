@@ -8,9 +8,12 @@
 
 #include <cerrno>
 #include <cstring>
+#include <optional>
 #include <stdexcept>
+#include <string>
 
 #include "core/errors.hpp"
+#include "core/system/cuda_driver_text.hpp"
 #include "transports/rdma/dmabuf_range.hpp"
 #include "transports/rdma/rdma_memory.hpp"
 
@@ -51,9 +54,19 @@ class cuda_memory final : public rdma_memory {
  public:
   cuda_memory(std::size_t bytes, int gpu) : m_gpu(gpu) {
     int count = 0;
-    if (auto e = cudaGetDeviceCount(&count); e != cudaSuccess || count == 0)
-      throw core::skip_case("--rdma-memory cuda: no CUDA device (" +
-                            (e == cudaSuccess ? std::string("none found") : cuda_text(e)) + ")");
+    if (auto e = cudaGetDeviceCount(&count); e != cudaSuccess || count == 0) {
+      // The wording of the gpu.* and NCCL skips: "no NVIDIA driver" where there is none.
+      int driver = 0;
+      const bool known = e != cudaSuccess && cudaDriverGetVersion(&driver) == cudaSuccess;
+      const std::string why =
+          e == cudaSuccess
+              ? std::string("none found")
+              : core::cuda_device_error_reason(e == cudaErrorInsufficientDriver,
+                                               known ? std::optional<int>(driver) : std::nullopt,
+                                               CUDART_VERSION, cuda_text(e));
+      cudaGetLastError();
+      throw core::skip_case("--rdma-memory cuda: no CUDA device (" + why + ")");
+    }
     if (gpu < 0 || gpu >= count)
       throw core::usage_error("GPU " + std::to_string(gpu) + " does not exist (" +
                               std::to_string(count) + " CUDA devices)");

@@ -1,6 +1,7 @@
 // The GPU backend of a CUDA build: devices and pairs from the CUDA runtime (linked
 // statically) and NVML (loaded at run time), and the copy and latency jobs.
 #include <cstdio>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -10,6 +11,7 @@
 #include "benchmarks/gpu/gpu_backend.hpp"
 #include "benchmarks/gpu/launch_checks.hpp"
 #include "benchmarks/gpu/pci_gpus.hpp"
+#include "core/system/cuda_driver_text.hpp"
 
 namespace gpubench::benchmarks::gpu::cuda {
 
@@ -21,12 +23,11 @@ class cuda_backend final : public backend {
     const cudaError_t e = cudaGetDeviceCount(&m_count);
     if (e != cudaSuccess) {
       m_count = 0;
-      m_error = cuda::error_text(e);
       int driver = 0;
-      // Driver 0: no driver at all, where the runtime's own text says it best.
-      if (e == cudaErrorInsufficientDriver && cudaDriverGetVersion(&driver) == cudaSuccess &&
-          driver > 0)
-        m_error = driver_too_old_reason(driver, CUDART_VERSION);
+      const bool known = cudaDriverGetVersion(&driver) == cudaSuccess;
+      m_error = core::cuda_device_error_reason(e == cudaErrorInsufficientDriver,
+                                               known ? std::optional<int>(driver) : std::nullopt,
+                                               CUDART_VERSION, cuda::error_text(e));
       cudaGetLastError();
     } else if (m_count == 0) {
       m_error = "no CUDA-capable device is detected";
@@ -101,10 +102,10 @@ class cuda_backend final : public backend {
     int v = 0;
     // Without a driver this is 0: say so rather than print "0.0".
     if (cudaDriverGetVersion(&v) == cudaSuccess && v > 0)
-      j["cuda_driver"] = cuda_version_text(v);
+      j["cuda_driver"] = core::cuda_version_text(v);
     else
       j["cuda_driver"] = nullptr;
-    if (cudaRuntimeGetVersion(&v) == cudaSuccess) j["cuda_runtime"] = cuda_version_text(v);
+    if (cudaRuntimeGetVersion(&v) == cudaSuccess) j["cuda_runtime"] = core::cuda_version_text(v);
     if (m_nvml)
       if (auto d = m_nvml->driver_version()) j["nvidia_driver"] = *d;
     return j;

@@ -53,11 +53,11 @@ class host_copy_job final : public copy_job {
       streams.push_back(l.up_stream.get());
       if (up) {
         l.up_dev = std::make_unique<device_memory>(g, bytes);
-        l.up_host = std::make_unique<host_memory_buffer>(m_topo, bytes, r.numa, !pageable);
+        l.up_host = std::make_unique<host_memory_buffer>(m_topo, bytes, r.numa, !pageable, g);
       }
       if (down) {
         l.down_dev = std::make_unique<device_memory>(g, bytes);
-        l.down_host = std::make_unique<host_memory_buffer>(m_topo, bytes, r.numa, !pageable);
+        l.down_host = std::make_unique<host_memory_buffer>(m_topo, bytes, r.numa, !pageable, g);
       }
       if (up && down && r.engine == copy_engine::ce) {
         // Never both directions on one stream: they would serialise.

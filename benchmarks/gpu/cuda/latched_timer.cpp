@@ -24,6 +24,7 @@ latched_timer::latched_timer(std::vector<const stream*> streams) {
                        static_cast<long long>(clock_khz) * spin_timeout_ms});
   }
   m_total_end = std::make_unique<event>(m_slots.front().s->device());
+  m_flag = std::make_unique<latch_flag>(m_slots.front().s->device());
 }
 
 latched_timer::~latched_timer() {
@@ -32,7 +33,7 @@ latched_timer::~latched_timer() {
 
 void latched_timer::release_and_drain() noexcept {
   if (!m_armed) return;
-  m_flag.set(1);
+  m_flag->set(1);
   for (auto& sl : m_slots)
     cudaStreamSynchronize(sl.s->get());
   m_armed = false;
@@ -40,12 +41,12 @@ void latched_timer::release_and_drain() noexcept {
 
 void latched_timer::start() {
   // The previous sample's streams were synchronised in seconds(): resetting is safe.
-  m_flag.set(0);
-  m_flag.clear_timeout();
+  m_flag->set(0);
+  m_flag->clear_timeout();
   m_armed = true;
   for (auto& sl : m_slots) {
     const device_guard guard(sl.s->device());
-    launch_spin(sl.s->get(), m_flag.flag_device(), m_flag.timed_out_device(), sl.timeout_clocks);
+    launch_spin(sl.s->get(), m_flag->flag_device(), m_flag->timed_out_device(), sl.timeout_clocks);
   }
   if (m_warmup) m_warmup();
   const slot& first = m_slots.front();
@@ -68,14 +69,14 @@ void latched_timer::stop() {
   check(cudaEventRecord(m_total_end->get(), first.s->get()), "recording the total end event");
   if (m_trailer) m_trailer();
   // Everything is queued: let the spin kernels go.
-  m_flag.set(1);
+  m_flag->set(1);
 }
 
 double latched_timer::seconds() {
   for (auto& sl : m_slots)
     sl.s->synchronize("waiting for the timed copies");
   m_armed = false;
-  if (m_flag.timed_out())
+  if (m_flag->timed_out())
     throw std::runtime_error(
         "the spin latch timed out after " + std::to_string(spin_timeout_ms / 1000) +
         " s before the host released it: the sample would include enqueue time and is discarded");

@@ -50,7 +50,7 @@ class latched_timer final : public core::timer {
 
   std::vector<slot> m_slots;
   std::unique_ptr<event> m_total_end;
-  latch_flag m_flag;
+  std::unique_ptr<latch_flag> m_flag;  // on the first stream's device
   std::function<void()> m_warmup;
   std::function<void()> m_trailer;
   bool m_armed = false;  // spin kernels queued and not released yet

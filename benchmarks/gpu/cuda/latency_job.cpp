@@ -45,7 +45,8 @@ class latency_job final : public copy_job {
             "writing the pointer chain to GPU " + std::to_string(*r.peer));
       check(cudaDeviceSynchronize(), "writing the pointer chain to GPU " + std::to_string(*r.peer));
     } else {
-      m_host = std::make_unique<host_memory_buffer>(m_topo, chase_buffer_bytes, r.numa, true);
+      m_host =
+          std::make_unique<host_memory_buffer>(m_topo, chase_buffer_bytes, r.numa, true, r.gpu);
       const device_guard guard(r.gpu);
       m_base = m_host->device_pointer();
       const auto words = chain(reinterpret_cast<std::uint64_t>(m_base));

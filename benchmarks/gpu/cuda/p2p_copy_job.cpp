@@ -126,8 +126,11 @@ class p2p_copy_job final : public copy_job {
           m_bidir ? "both directions at once on a stream each, starts aligned, each kept busy "
                     "past the other's end; the value is the sum of the two directions' "
                     "bandwidths, forward_gbps (src -> dst) and reverse_gbps give each"
-                  : "both directions at once, one steady-clock interval around both; the "
-                    "value is their bytes over that interval (no per-direction times)";
+                  : "both directions from one host thread, one copy of each in turn; the "
+                    "driver stages each copy through host memory and may hold the host until "
+                    "it is done, so the directions may take turns rather than overlap, and the "
+                    "value (both directions' bytes over one steady-clock interval around all "
+                    "of them, no per-direction times) is a lower bound on both at once";
     return j;
   }
 
@@ -153,6 +156,18 @@ class p2p_copy_job final : public copy_job {
 
   void enqueue_copies(unsigned count) {
     if (count == 0) return;
+    if (!m_req.peer_access) {
+      // Staged copies may hold this thread until each is done: one direction's copies all
+      // queued first could then finish before the other's start. In turn, one copy of each
+      // direction at a time, the two at least alternate, and overlap where the driver lets
+      // them (context() says so).
+      for (unsigned i = 0; i < count; ++i)
+        for (auto& f : m_flows) {
+          const device_guard guard(f.plan.exec);
+          queue_peer_copy(f);
+        }
+      return;
+    }
     for (auto& f : m_flows) {
       // The executing GPU is current, so its copy engine or SMs do the work.
       const device_guard guard(f.plan.exec);
@@ -161,9 +176,13 @@ class p2p_copy_job final : public copy_job {
         continue;
       }
       for (unsigned i = 0; i < count; ++i)
-        check(cudaMemcpyPeerAsync(f.dst->get(), f.to, f.src->get(), f.from, m_bytes, f.s->get()),
-              "queueing a copy GPU " + std::to_string(f.from) + " -> GPU " + std::to_string(f.to));
+        queue_peer_copy(f);
     }
+  }
+
+  void queue_peer_copy(const flow& f) {
+    check(cudaMemcpyPeerAsync(f.dst->get(), f.to, f.src->get(), f.from, m_bytes, f.s->get()),
+          "queueing a copy GPU " + std::to_string(f.from) + " -> GPU " + std::to_string(f.to));
   }
 
   p2p_copy_request m_req;

@@ -102,12 +102,14 @@ thread_on_node::~thread_on_node() {
 }
 
 host_memory_buffer::host_memory_buffer(const host_topology& topo, std::size_t bytes,
-                                       std::optional<unsigned> node, bool pinned)
-    : m_topo(topo), m_size(bytes), m_pinned(pinned) {
+                                       std::optional<unsigned> node, bool pinned, int device)
+    : m_topo(topo), m_size(bytes), m_pinned(pinned), m_device(device) {
   // With one node there is nothing to choose, and kernels without NUMA support refuse
   // strict binding: allocate normally.
   if (node && hwloc_get_nbobjs_by_type(topo.get(), HWLOC_OBJ_NUMANODE) <= 1) {
-    if (*node != 0)
+    // The one node this process sees need not be node 0 (a cgroup may allow only node 1).
+    const hwloc_obj_t only = hwloc_get_obj_by_type(topo.get(), HWLOC_OBJ_NUMANODE, 0);
+    if (*node != (only ? only->os_index : 0u))
       throw std::runtime_error("NUMA node " + std::to_string(*node) + " does not exist");
     node.reset();
   }
@@ -144,17 +146,27 @@ host_memory_buffer::host_memory_buffer(const host_topology& topo, std::size_t by
     throw std::runtime_error(problem);
   }
   if (pinned) {
-    const cudaError_t e =
-        cudaHostRegister(m_ptr, bytes, cudaHostRegisterPortable | cudaHostRegisterMapped);
+    cudaError_t e = cudaSuccess;
+    try {
+      const device_guard guard(device);
+      e = cudaHostRegister(m_ptr, bytes, cudaHostRegisterPortable | cudaHostRegisterMapped);
+    } catch (...) {
+      hwloc_free(topo.get(), m_ptr, bytes);
+      throw;
+    }
     if (e != cudaSuccess) {
       hwloc_free(topo.get(), m_ptr, bytes);
-      check(e, "pinning " + core::format_bytes(bytes) + " of host memory (cudaHostRegister)");
+      check(e, "pinning " + core::format_bytes(bytes) +
+                   " of host memory (cudaHostRegister) on GPU " + std::to_string(device));
     }
   }
 }
 
 host_memory_buffer::~host_memory_buffer() {
-  if (m_pinned) cudaHostUnregister(m_ptr);
+  if (m_pinned) {
+    const quiet_device_guard guard(m_device);
+    cudaHostUnregister(m_ptr);
+  }
   hwloc_free(m_topo.get(), m_ptr, m_size);
 }
 
@@ -165,16 +177,18 @@ void* host_memory_buffer::device_pointer() const {
   return p;
 }
 
-latch_flag::latch_flag() {
+latch_flag::latch_flag(int device) : m_device(device) {
+  const device_guard guard(device);
   void* p = nullptr;
   check(cudaHostAlloc(&p, 2 * sizeof(int), cudaHostAllocPortable | cudaHostAllocMapped),
-        "allocating the spin latch flag in pinned host memory");
+        "allocating the spin latch flag in pinned host memory on GPU " + std::to_string(device));
   m_words = static_cast<volatile int*>(p);
   m_words[0] = 0;
   m_words[1] = 0;
 }
 
 latch_flag::~latch_flag() {
+  const quiet_device_guard guard(m_device);
   cudaFreeHost(const_cast<int*>(m_words));
 }
 

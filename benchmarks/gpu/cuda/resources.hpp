@@ -90,10 +90,13 @@ class thread_on_node {
 // Host memory on one NUMA node (or the default policy), pages touched so they are placed
 // now, and registered with CUDA as portable, mapped pinned memory when `pinned`. Freed with
 // cudaHostUnregister then hwloc_free: cudaFreeHost would be wrong for registered memory.
+// Registered and unregistered with `device` current (the job's first GPU): CUDA does it in
+// the current device's context, and without a guard that is GPU 0's whatever GPU the job
+// uses, so a broken or exclusively held GPU 0 would fail every GPU's cases.
 class host_memory_buffer {
  public:
   host_memory_buffer(const host_topology& topo, std::size_t bytes, std::optional<unsigned> node,
-                     bool pinned);
+                     bool pinned, int device);
   ~host_memory_buffer();
   host_memory_buffer(const host_memory_buffer&) = delete;
   host_memory_buffer& operator=(const host_memory_buffer&) = delete;
@@ -110,15 +113,17 @@ class host_memory_buffer {
   void* m_ptr = nullptr;
   std::size_t m_size;
   bool m_pinned;
+  int m_device;
   bool m_bound = false;
   std::optional<unsigned> m_placed;
 };
 
 // The spin latch's flag and timeout marker: pinned, portable (every GPU's context reads
-// it) and mapped; the host writes through a volatile pointer.
+// it) and mapped; the host writes through a volatile pointer. Allocated and freed with
+// `device` current (the job's first GPU), for the reason host_memory_buffer gives.
 class latch_flag {
  public:
-  latch_flag();
+  explicit latch_flag(int device);
   ~latch_flag();
   latch_flag(const latch_flag&) = delete;
   latch_flag& operator=(const latch_flag&) = delete;
@@ -129,6 +134,7 @@ class latch_flag {
   int* timed_out_device() const;
 
  private:
+  int m_device;
   volatile int* m_words = nullptr;  // [0] the flag, [1] set by a spin kernel that timed out
 };
 
