@@ -42,9 +42,11 @@ class allgather_op final : public collective_op {
             std::span<std::byte> recv) const override {
     fill_check(send, a.type, a.rank, a.seed);
     std::fill(recv.begin(), recv.end(), std::byte{0});
-    fill_check(element_block(recv, a.type, static_cast<std::uint64_t>(a.rank) * a.counts.send,
-                             a.counts.send),
-               a.type, a.rank, a.seed);
+    // In place the rank's block is its input; out of place the call must write it too.
+    if (a.in_place)
+      fill_check(element_block(recv, a.type, static_cast<std::uint64_t>(a.rank) * a.counts.send,
+                               a.counts.send),
+                 a.type, a.rank, a.seed);
   }
   // Block r of the result is rank r's send buffer.
   std::uint64_t count_wrong(const check_args& a, std::span<const std::byte> recv) const override {

@@ -1,6 +1,7 @@
 // coll.broadcast: rank 0's buffer copied to every rank, as nccl-tests' broadcast.cu counts
 // it: the message is the buffer, and a pipelined broadcast moves it over every link once, so
-// busbw = algbw (factor 1). In place, the root's receive buffer is the source. Training uses
+// busbw = algbw (factor 1). In place, the root's receive buffer is the source. Its samples end
+// when the slowest rank is done (the root returns once its data is handed off). Training uses
 // it to hand the initial parameters out, and pipeline and tensor parallelism for activations.
 #include <algorithm>
 #include <array>
@@ -27,13 +28,15 @@ class broadcast_op final : public collective_op {
     return {count, count, count, count};
   }
   double bus_factor(int ranks) const override { return ranks <= 1 ? 0 : 1.0; }
+  bool rooted() const override { return true; }
   std::optional<std::string> no_bandwidth(int ranks) const override {
     if (ranks >= 2) return std::nullopt;
     return "one rank: a broadcast from a rank to itself moves no data between ranks, so it has "
            "no bus bandwidth; measure 2 or more ranks";
   }
   // The root's receive buffer holds its data too: the source in place, and (MPI has one
-  // buffer per rank) what the root keeps out of place.
+  // buffer per rank) what the root keeps out of place. So the check looks at what reached the
+  // other ranks; NCCL's copy on the root itself, out of place, is not looked at.
   void fill(const check_args& a, std::span<std::byte> send,
             std::span<std::byte> recv) const override {
     fill_check(send, a.type, a.rank, a.seed);

@@ -31,7 +31,7 @@ void check_data(const collective_op& op, transports::collective_backend& backend
   const auto local = backend.local_ranks();
   std::vector<std::byte> send(counts.send * esize), recv(counts.recv * esize);
   for (std::size_t i = 0; i < local.size(); ++i) {
-    op.fill({req.type, local[i], ranks, seed, counts}, send, recv);
+    op.fill({req.type, local[i], ranks, seed, counts, req.in_place}, send, recv);
     backend.write(transports::buffer_role::send, i, send);
     backend.write(transports::buffer_role::recv, i, recv);
   }
@@ -40,7 +40,7 @@ void check_data(const collective_op& op, transports::collective_backend& backend
   std::uint64_t wrong = 0;
   for (std::size_t i = 0; i < local.size(); ++i) {
     backend.read(transports::buffer_role::recv, i, recv);
-    wrong += op.count_wrong({req.type, local[i], ranks, seed, counts}, recv);
+    wrong += op.count_wrong({req.type, local[i], ranks, seed, counts, req.in_place}, recv);
   }
   const std::uint64_t total = group.sum(wrong);
   const std::uint64_t ranks_wrong = group.sum(wrong > 0 ? 1 : 0);
@@ -93,7 +93,10 @@ scaling_row measure_collective(core::case_state& state, const collective_op& op,
 
   scaling_row row;
   std::uint32_t seed = 1;
-  sweep_guard sweep(state, group);
+  std::vector<std::uint64_t> planned;
+  for (const std::uint64_t count : counts)
+    planned.push_back(count * esize);
+  sweep_guard sweep(state, group, std::move(planned));
   for (const std::uint64_t count : counts) {
     const std::uint64_t bytes = count * esize;
     if (sweep.over_budget(bytes)) break;
@@ -127,11 +130,11 @@ scaling_row measure_collective(core::case_state& state, const collective_op& op,
       const transports::rank_times t = group.reduce_time(seconds);
       times.push_back(t);
       beat(what);
-      // The sample ends when the operation is complete on every rank: the slowest rank's
-      // time. A rank that only sends (a broadcast's root, a sender of send/recv) returns once
-      // its data is buffered, so the average would count data not yet delivered; samples of
-      // 1 ms or more keep the barrier's exit skew out of it.
-      return t.max;
+      // The average over the ranks, as nccl-tests; a rooted operation's root returns once its
+      // data is handed off (a 1-operation sample would count data not yet delivered), so it
+      // ends when the slowest rank is done (samples of 1 ms or more keep the barrier's exit
+      // skew small beside it).
+      return op.rooted() ? t.max : t.avg;
     });
     std::vector<double> avg, lo, hi;
     for (std::size_t i = std::min(point.warmup, times.size()); i < times.size(); ++i) {
@@ -139,7 +142,7 @@ scaling_row measure_collective(core::case_state& state, const collective_op& op,
       lo.push_back(times[i].min);
       hi.push_back(times[i].max);
     }
-    const double t = median(hi);
+    const double t = median(op.rooted() ? hi : avg);
     const bandwidths bw = bandwidths_of(static_cast<double>(bytes), t, factor);
     point.extra["algbw"] = bw.algbw;
     point.extra["busbw"] = bw.busbw;

@@ -36,6 +36,7 @@ struct check_args {
   int ranks = 1;
   std::uint32_t seed = 1;
   op_counts counts;
+  bool in_place = false;
 };
 
 class collective_op {
@@ -59,6 +60,10 @@ class collective_op {
   virtual std::optional<std::string> no_bandwidth(int ranks) const = 0;
   // Whether the receive buffer may also be the send buffer (--place in).
   virtual bool supports_in_place() const { return true; }
+  // Whether a rank may return before its part has reached the others (a broadcast's root
+  // returns once its data is handed off): a sample is then timed by the slowest rank, not by
+  // the average over the ranks that nccl-tests (and every symmetric operation here) uses.
+  virtual bool rooted() const { return false; }
   // The data check, outside timing: fills a rank's buffers (host copies) before one call,
   // then counts the elements of its receive buffer that differ from what the call must
   // leave there.

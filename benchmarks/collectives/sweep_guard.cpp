@@ -26,12 +26,12 @@ double point_limit_s(double sample_s, std::size_t min_samples, double timeout, d
   return std::min(std::max(std::min(timeout, share), need), left_s);
 }
 
-sweep_guard::sweep_guard(core::case_state& state, transports::process_group& group)
-    : m_state(state), m_group(group) {
+sweep_guard::sweep_guard(core::case_state& state, transports::process_group& group,
+                         std::vector<std::uint64_t> planned)
+    : m_state(state), m_group(group), m_planned(std::move(planned)) {
   const auto& ctx = state.context();
   m_budget_s = core::case_budget_s(state.definition(), ctx);
   m_quick = ctx.quick && !ctx.sizes;
-  m_planned = state.sizes();
 }
 
 double sweep_guard::spent_s() const {
@@ -67,9 +67,8 @@ bool sweep_guard::bandwidth_bound(std::uint64_t bytes, double busbw) {
   if (!m_quick || m_planned.empty() || bytes >= m_planned.back() ||
       !collectives::bandwidth_bound(m_busbw, bytes))
     return false;
-  stopped(bytes, fmt::format("bandwidth-bound: busbw grew less than 10 % over each of the last "
-                             "two doublings of the size, up to {} (quick sweep)",
-                             core::format_bytes(bytes)));
+  stopped(bytes, "bandwidth-bound: busbw grew less than 10 % over each of the last two "
+                 "doublings of the size (quick sweep)");
   return true;
 }
 

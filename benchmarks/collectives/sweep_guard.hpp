@@ -30,7 +30,9 @@ double point_limit_s(double sample_s, std::size_t min_samples, double timeout, d
 
 class sweep_guard {
  public:
-  sweep_guard(core::case_state& state, transports::process_group& group);
+  // `planned`: the sizes the sweep would measure, in bytes, as the operation takes them.
+  sweep_guard(core::case_state& state, transports::process_group& group,
+              std::vector<std::uint64_t> planned);
 
   // Before the size `bytes`: true on every rank when the case's budget is spent (one rank's
   // clock is enough: the ranks must sweep the same sizes).

@@ -14,6 +14,12 @@ std::string transport_title(std::string_view transport) {
 }
 
 std::string operation_title(std::string_view operation) {
+  // The collectives' names as people write them; any other operation by its own name.
+  if (operation == "allreduce") return "Allreduce";
+  if (operation == "allgather") return "All-gather";
+  if (operation == "reduce_scatter") return "Reduce-scatter";
+  if (operation == "alltoall") return "All-to-all";
+  if (operation == "sendrecv") return "Send/recv";
   std::string out(operation);
   if (!out.empty()) out[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(out[0])));
   return out;

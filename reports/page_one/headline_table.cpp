@@ -169,8 +169,8 @@ std::string verdict(const path_figure& f, const std::vector<const reference_figu
 table headline_table(const run_input& run, const reference_set& refs) {
   table t;
   t.caption =
-      "Headline: the slowest GPU or GPU pair, the best network case, the allreduce at the most "
-      "nodes (bandwidth: median at the largest size; latency: p50 at the smallest)";
+      "Headline: the slowest GPU or GPU pair, the best network case, each collective at the "
+      "most nodes (bandwidth: median at the largest size; latency: p50 at the smallest)";
   t.header = {
       "path",   "measured", "line rate", "% of line", "published reference (measured elsewhere)",
       "verdict"};

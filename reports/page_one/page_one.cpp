@@ -54,7 +54,7 @@ std::vector<section> page_one_sections(const std::vector<run_input>& runs,
     section s{"The interconnect story, side by side", 1, {}};
     s.blocks.emplace_back(paragraph{
         "Each column is one result file; the figure is the headline figure of each path (the "
-        "slowest GPU or GPU pair, the best network case, the allreduce at the most nodes). A "
+        "slowest GPU or GPU pair, the best network case, each collective at the most nodes). A "
         "ratio within 5 % of 1 is not called better or worse."});
     s.blocks.emplace_back(side_by_side_table(runs));
     out.push_back(std::move(s));

@@ -95,6 +95,23 @@ std::optional<double> bus_factor(std::string_view operation, double ranks) {
   return std::nullopt;
 }
 
+std::string bus_factor_text(std::string_view operation) {
+  if (operation == "allreduce") return "2(n-1)/n";
+  if (operation == "allgather" || operation == "reduce_scatter" || operation == "alltoall")
+    return "(n-1)/n";
+  if (operation == "broadcast" || operation == "sendrecv") return "1";
+  return "";
+}
+
+std::vector<std::string> collective_operations(const core::result_file& f) {
+  std::vector<std::string> out;
+  for (const auto& c : f.results)
+    if (c.kind.is(core::paths::collective) &&
+        std::find(out.begin(), out.end(), c.kind.operation) == out.end())
+      out.push_back(c.kind.operation);
+  return out;
+}
+
 std::optional<double> collective_seconds(const core::case_result& c, const core::point_result& p) {
   if (const double us = extra_value(p, "time_us"); std::isfinite(us) && us > 0) return us * 1e-6;
   if (c.unit == "us" && std::isfinite(p.stats.median) && p.stats.median > 0)

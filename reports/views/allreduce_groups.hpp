@@ -44,6 +44,10 @@ inline std::vector<allreduce_group> allreduce_groups(const core::result_file& f)
 // allreduce 2(n-1)/n; allgather, reduce_scatter, alltoall (n-1)/n; broadcast, sendrecv 1.
 // Nothing for an operation it does not know.
 std::optional<double> bus_factor(std::string_view operation, double ranks);
+// The same factor as a formula for the reader ("2(n-1)/n"); empty for an unknown operation.
+std::string bus_factor_text(std::string_view operation);
+// The operations of kind collective measured in `f`, in the order they first appear.
+std::vector<std::string> collective_operations(const core::result_file& f);
 
 // Seconds one operation of the point's size took: the recorded time (extra time_us), else the
 // median when the metric is a time, else bytes / algbw, else bytes x factor / busbw. Nothing

@@ -6,8 +6,10 @@
 #include <set>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "reports/model/text_format.hpp"
+#include "reports/views/allreduce_groups.hpp"
 #include "reports/views/view_blocks.hpp"
 #include "reports/views/views.hpp"
 
@@ -140,6 +142,33 @@ table transport_table(const std::vector<const group*>& gs, const std::string& ke
   return t;
 }
 
+// Where sweeps ended before their planned largest size, and why (the case's "sweep" context),
+// one sentence per reason, and how many points stopped short of the rule's minimum of samples.
+std::string sweep_note(const std::vector<case_ref>& cases) {
+  std::map<std::string, std::vector<std::string>> ended;  // reason -> "4 node(s), ... at 1M"
+  std::size_t short_points = 0;
+  for (const auto& c : cases) {
+    for (const auto& p : c.result->points)
+      if (p.extra.contains("min_samples")) ++short_points;
+    const auto& sw = c.result->context.value("sweep", nlohmann::json());
+    if (!sw.is_object() || !sw.contains("last_bytes")) continue;
+    const std::string why = sw.value("stopped_because", std::string("no reason recorded"));
+    ended[why].push_back(fmt::format(
+        "{} node(s){}{} at {} of {}", nodes_of(c), c.label.empty() ? "" : ", ", c.label,
+        format_size(sw.value("last_bytes", std::uint64_t{0})),
+        format_size(sw.value("planned_max_bytes", std::uint64_t{0}))));
+  }
+  std::string out;
+  for (const auto& [why, which] : ended)
+    out += fmt::format("{}Sweeps that ended early ({}): {}.", out.empty() ? "" : " ", why,
+                       fmt::join(which, "; "));
+  if (short_points > 0)
+    out += fmt::format("{}{} point(s) have fewer samples than the stopping rule asks (their time "
+                       "limit came first): the point tables mark them \"short\".",
+                       out.empty() ? "" : " ", short_points);
+  return out;
+}
+
 }  // namespace
 
 section allreduce_view(const std::string& title, std::vector<case_ref> cases,
@@ -156,13 +185,17 @@ section allreduce_view(const std::string& title, std::vector<case_ref> cases,
   });
   const std::string key = has_busbw ? "busbw" : "";
   const std::string what = has_busbw ? "busbw" : ok.front().result->metric;
+  const std::string factor = bus_factor_text(ok.front().result->kind.operation);
   section s{title, 1, {}};
   s.blocks.emplace_back(paragraph{
-      has_busbw ? "Bus bandwidth (busbw = algbw x 2(n-1)/n, as nccl-tests) against message size, "
-                  "one line per node count; the scaling table sets each node count against the "
-                  "smallest, for the largest and the smallest message size."
+      has_busbw ? "Bus bandwidth (busbw = algbw x " +
+                      (factor.empty() ? std::string("the operation's bus factor") : factor) +
+                      ", as nccl-tests) against message size, one line per node count; the "
+                      "scaling table sets each node count against the smallest, for the largest "
+                      "and the smallest message size."
                 : "No busbw in these results: the charts plot the median " +
                       ok.front().result->metric + "."});
+  if (auto note = sweep_note(ok); !note.empty()) s.blocks.emplace_back(paragraph{note});
   if (dropped_solo)
     s.blocks.emplace_back(paragraph{
         "Single-rank cases are left out of the charts and the scaling tables: one rank moves "

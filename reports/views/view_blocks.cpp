@@ -21,7 +21,9 @@ std::vector<std::string> extra_keys(const std::vector<case_ref>& cases) {
   for (const auto& c : cases)
     for (const auto& p : c.result->points)
       for (const auto& [key, value] : p.extra.items())
-        if (value.is_number() && std::find(keys.begin(), keys.end(), key) == keys.end())
+        // min_samples is said in the samples column (a point cut short), not a column.
+        if (value.is_number() && key != "min_samples" &&
+            std::find(keys.begin(), keys.end(), key) == keys.end())
           keys.push_back(key);
   return keys;
 }
@@ -52,6 +54,13 @@ bool any_peak(const std::vector<case_ref>& cases) {
 }
 
 }  // namespace
+
+std::string samples_text(const core::point_result& p) {
+  const std::string n = std::to_string(p.stats.count);
+  if (!p.extra.contains("min_samples") || !p.extra.at("min_samples").is_number()) return n;
+  return n + " (short: the rule asks " + std::to_string(p.extra.at("min_samples").get<long long>()) +
+         ")";
+}
 
 table point_table(const std::vector<case_ref>& cases) {
   table t;
@@ -90,7 +99,7 @@ table point_table(const std::vector<case_ref>& cases) {
           row.push_back(format_value(v));
         row.push_back(fmt::format("{:.1f}", s.cv * 100.0));
       }
-      row.push_back(std::to_string(s.count));
+      row.push_back(samples_text(p));
       if (peaks) {
         const double pct = percent_of_peak(*c.result, s.median);
         row.push_back(std::isfinite(pct) ? fmt::format("{:.1f} %", pct) : "-");

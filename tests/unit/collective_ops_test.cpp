@@ -214,3 +214,38 @@ TEST(CollectiveOps, ReduceScatterWithTheWrongRanksDoesNotVerify) {
   EXPECT_EQ(op->count_wrong({t, 2, 4, 5, c}, recv[2]), 0u);
   EXPECT_GT(op->count_wrong({t, 1, 4, 5, c}, recv[2]), 0u) << "rank 2's block is not rank 1's";
 }
+
+TEST(CollectiveOps, AnAllGatherThatLeavesItsOwnBlockOutOfPlaceDoesNotVerify) {
+  const auto op = coll::make_allgather();
+  const dtype t = dtype::int64;
+  const auto c = op->counts(300, 3);
+  for (const bool in_place : {false, true}) {
+    std::vector<host_buf> send, filled;
+    for (int r = 0; r < 3; ++r) {
+      host_buf s(c.send * 8), recv(c.recv * 8);
+      op->fill({t, r, 3, 5, c, in_place}, s, recv);
+      send.push_back(s);
+      filled.push_back(recv);
+    }
+    // A call that writes every block but rank 1's own, which stays as the fill left it.
+    auto got = simulate_call(op->call(), send, c, t);
+    const std::size_t block = c.call * 8;
+    std::copy(filled[1].begin() + static_cast<long>(block),
+              filled[1].begin() + static_cast<long>(2 * block),
+              got[1].begin() + static_cast<long>(block));
+    const auto wrong = op->count_wrong({t, 1, 3, 5, c, in_place}, got[1]);
+    if (in_place)
+      EXPECT_EQ(wrong, 0u) << "in place, the own block is the input";
+    else
+      // Elements whose check value is 0 (1 in 17) look written when left at zero.
+      EXPECT_GT(wrong, c.call * 9 / 10) << "out of place, the call must write the own block";
+  }
+}
+
+TEST(CollectiveOps, OnlyTheRootedOperationIsTimedByItsSlowestRank) {
+  EXPECT_TRUE(coll::make_broadcast()->rooted());
+  for (const auto& op : {coll::make_allreduce(), coll::make_allgather(),
+                         coll::make_reduce_scatter(), coll::make_alltoall(),
+                         coll::make_sendrecv()})
+    EXPECT_FALSE(op->rooted()) << op->name();
+}

@@ -109,7 +109,7 @@ TEST(Findings, ProblemsComeFirst) {
   const auto fs = evaluate(r);
   ASSERT_EQ(fs.size(), 2u);
   EXPECT_EQ(fs[0].level, severity::problem);
-  EXPECT_EQ(fs[1].rule, "allreduce.scaling");
+  EXPECT_EQ(fs[1].rule, "collective.scaling");
 }
 
 // --- each rule on hand-made results ---
@@ -288,13 +288,13 @@ TEST(FindingRules, AllreduceScalingFallsOff) {
     c.points[0].extra["busbw"] = busbw;
     f.results.push_back(c);
   }
-  auto fs = allreduce_scaling_rule(f, {});
+  auto fs = collective_scaling_rule(f, {});
   ASSERT_EQ(fs.size(), 1u);
   EXPECT_EQ(fs[0].level, severity::warning);
   EXPECT_NE(fs[0].title.find("falls off at 8 nodes"), std::string::npos) << fs[0].title;
   EXPECT_NE(fs[0].evidence.find("4 nodes 9.00 GB/s (90 %)"), std::string::npos) << fs[0].evidence;
   f.results.back().points[0].extra["busbw"] = 8.0;
-  fs = allreduce_scaling_rule(f, {});
+  fs = collective_scaling_rule(f, {});
   ASSERT_EQ(fs.size(), 1u);
   EXPECT_EQ(fs[0].level, severity::info);
 }

@@ -126,7 +126,7 @@ std::string speed_peak_basis(const net_interface& i) {
   std::string basis = i.name + " " + std::to_string(i.speed_mbps) + " Mb/s per direction as " +
                       driver + " claims it (sysfs speed, not a measured uplink)";
   if (i.driver == "vmxnet3") basis += "; vmxnet3 reports 10000 Mb/s whatever the host's uplink is";
-  return basis + ": the ceiling of allreduce busbw if the claim is true";
+  return basis + ": the ceiling of a collective's busbw if the claim is true";
 }
 
 }  // namespace gpubench::transports::net

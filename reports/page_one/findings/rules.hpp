@@ -19,7 +19,7 @@
   X("gpu.pair_outlier", pair_outlier_rule)       \
   X("gpu.host_outlier", host_outlier_rule)       \
   X("cluster.suspect", cluster_suspect_rule)     \
-  X("allreduce.scaling", allreduce_scaling_rule) \
+  X("collective.scaling", collective_scaling_rule) \
   X("net.tcp_single_stream", single_stream_rule) \
   X("net.mtu_small", mtu_rule)                   \
   X("net.rdma_vs_tcp", rdma_vs_tcp_rule)
