@@ -356,7 +356,7 @@ core::benchmark_def collective_def(std::shared_ptr<collective_session> session,
   // A case's whole sweep (docs/collectives.md, "How long it takes"): a 1 GiB point over a
   // 1 Gbit/s link takes minutes by itself; the quick sweep also ends once bandwidth-bound.
   def.criteria.case_budget = 600;
-  def.criteria.quick_case_budget = 8;
+  def.criteria.quick_case_budget = 6;
   // Every collective is the same kind of measurement: a group of ranks, named by node count.
   def.kind = core::collective_kind(op->name(), {"nodes"});
   def.requirement = [session](const core::run_context&) {
