@@ -13,7 +13,31 @@ mpi_netns_begin gbc6 tc
 rate_mbit=${COLL_TEST_RATE_MBIT:-300}
 mpi_netns_up 4 "${rate_mbit}mbit"
 mpi_netns_mpirun 4 180 \
-  "$gpubench" run --suite collectives --backend mpi --place out --check --sizes 4M:4M \
+  "$gpubench" run --suite collectives --backend mpi --place out --check --sizes 2M:4M \
   --quiet --out "$tmp/r.json" >"$tmp/out.txt" 2>&1 || { cat "$tmp/out.txt"; echo "FAIL: mpirun"; exit 1; }
 rate_gbs=$(python3 -c "print($rate_mbit * 1e6 / 8 / 1e9)")
 python3 "$here/coll_check.py" "$tmp/r.json" --nodes 1,2,4 --rate-gbs "$rate_gbs" --min-fraction 0.1
+
+# The report shows every operation: a headline row at 4 nodes, a section with its chart and
+# scaling table, and the operation's own bus factor.
+"$gpubench" report "$tmp/r.json" --md "$tmp/r.md" >"$tmp/report.txt" 2>&1 ||
+  { cat "$tmp/report.txt"; echo "FAIL: report"; exit 1; }
+python3 - "$tmp/r.md" <<'PY'
+import re, sys
+md = open(sys.argv[1]).read()
+ops = {"Allreduce": "2(n-1)/n", "All-gather": "(n-1)/n", "Reduce-scatter": "(n-1)/n",
+       "All-to-all": "(n-1)/n", "Broadcast": "1", "Send/recv": "1"}
+sections = {s.split("\n", 1)[0]: s for s in re.split(r"\n## ", md)}
+for title, factor in ops.items():
+    if not re.search(rf"^\| {re.escape(title)} mpi/\S+ \(4 nodes\) \|", md, re.M):
+        sys.exit(f"FAIL: no headline row for {title} at 4 nodes")
+    sec = [s for t, s in sections.items() if t.startswith(f"{title} across nodes")]
+    if not sec:
+        sys.exit(f"FAIL: no section for {title}")
+    s = sec[0].split("\n### ")[0]
+    if f"busbw = algbw x {factor}," not in s:
+        sys.exit(f"FAIL: {title}: not its bus factor {factor}")
+    if "![" not in s or "**Scaling" not in s:
+        sys.exit(f"FAIL: {title}: no chart or no scaling table")
+print(f"ok: the report shows all {len(ops)} operations (headline, chart, scaling table)")
+PY
