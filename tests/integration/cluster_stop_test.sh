@@ -7,7 +7,7 @@
 # collectives' stall limit is the cluster timeout when --coll-timeout is not given.
 source "$(dirname "$0")/lib.sh"
 source "$(dirname "$0")/stop_lib.sh"
-args=(--suite interconnect --filter 'net.tcp.latency|coll.allreduce' --backend mpi --sizes 1M:16M)
+args=(--suite interconnect --filter 'net.tcp.latency|coll.allreduce' --backend mpi --sizes 1M:256M)
 
 # Interrupted once the pair rounds are done (the allreduce sweep lasts several seconds).
 stop_launch allreduce-rank2 "${args[@]}" --cluster-timeout 30

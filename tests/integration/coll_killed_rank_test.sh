@@ -7,7 +7,8 @@ command -v mpirun >/dev/null || { echo "SKIP: no mpirun in PATH"; exit 77; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 start=$(date +%s)
-"$gpubench" run --suite collectives --backend mpi --ranks 2 --place out --sizes 64K:256M \
+"$gpubench" run --suite collectives --filter 'coll\.allreduce$' --backend mpi --ranks 2 --place out \
+  --sizes 64K:256M \
   --coll-timeout 60 --quiet --out "$tmp/r.json" >"$tmp/out.txt" 2>&1 &
 pid=$!
 # The ranks are grandchildren (gpubench -> mpirun -> ranks) whose command line names our

@@ -10,14 +10,14 @@ source "$(dirname "$0")/lib.sh"
 source "$(dirname "$0")/stop_lib.sh"
 
 # Interrupted: rank 0 and the others exit 130, and so does mpirun.
-stop_launch collectives-rank2 --suite collectives --backend mpi --sizes 1M:16M --quiet
+stop_launch collectives-rank2 --suite collectives --backend mpi --sizes 1M:128M --quiet
 stop_wait_file && sleep 2 && stop_signal TERM rank:2 && stop_wait && stop_within 10 && stop_check_partial
 [[ ${rc:-} -eq 130 ]] && pass "exit 130" || fail "collectives-rank2: exit ${rc:-none}, expected 130"
 grep -q "interrupted (a signal on another rank of the launch)" "$stop_log" &&
   pass "rank 0 says another rank was interrupted" || fail "rank 0 did not say why it stopped"
 
 # mpirun's own exit code after SIGINT is its own (1); the file is what matters.
-stop_launch collectives-mpirun --suite collectives --backend mpi --sizes 1M:16M --quiet
+stop_launch collectives-mpirun --suite collectives --backend mpi --sizes 1M:128M --quiet
 stop_wait_file && sleep 2 && stop_signal INT mpirun && stop_wait && stop_within 10 && stop_check_partial
 
 # Ranks that measure by themselves. Four test-only nodes (cluster mode's local phase, every node
