@@ -118,7 +118,9 @@ scaling_row measure_collective(core::case_state& state, const collective_op& op,
     // runs the same number of operations.
     group.barrier();
     const double one = group.reduce_time(backend.run(call, 1)).max;
-    const int iters = ops_per_sample(one, 1, 1e-3, 100000, req.sample_limit_s);
+    // At least 1 operation and 1 ms; a rooted operation 20 back to back, as nccl-tests: one
+    // broadcast alone is its tree's depth in link times, a stream of them is pipelined.
+    const int iters = ops_per_sample(one, op.rooted() ? 20 : 1, 1e-3, 100000, req.sample_limit_s);
     beat(what);
     core::sample_spec spec;
     spec.bytes = static_cast<double>(bytes) * factor;

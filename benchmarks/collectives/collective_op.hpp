@@ -62,7 +62,9 @@ class collective_op {
   virtual bool supports_in_place() const { return true; }
   // Whether a rank may return before its part has reached the others (a broadcast's root
   // returns once its data is handed off): a sample is then timed by the slowest rank, not by
-  // the average over the ranks that nccl-tests (and every symmetric operation here) uses.
+  // the average over the ranks that nccl-tests (and every symmetric operation here) uses, and
+  // holds at least 20 operations back to back (one broadcast alone takes its tree's depth in
+  // link times; nccl-tests' stream of them is pipelined).
   virtual bool rooted() const { return false; }
   // The data check, outside timing: fills a rank's buffers (host copies) before one call,
   // then counts the elements of its receive buffer that differ from what the call must
