@@ -12,7 +12,8 @@
 namespace gpubench::transports {
 
 // One sample's time as seen by the ranks of the communicator: the average is what the
-// bandwidth is computed from; min and max show the spread between ranks.
+// bandwidth is computed from (the max for a rooted operation, whose root returns early); min
+// and max show the spread between ranks.
 struct rank_times {
   double avg = 0;
   double min = 0;

@@ -1,8 +1,10 @@
 // The one timed loop of every collective and backend (nccl-tests' common driver): per size
-// the operation's data check outside timing, then samples of barrier + `iters` calls, each
-// sample's time averaged over the ranks (min and max kept) and handed to
-// case_state::measure_timed, with the stopping decision taken collectively. The operation
-// says what moves and its bus factor; the driver knows no operation by name.
+// the operation's data check outside timing, an untimed operation, one that sizes the samples,
+// then samples of barrier + `iters` calls (at least 1 ms), each sample's time averaged over the
+// ranks (a rooted operation's: its slowest rank's; min and max kept) and handed to
+// case_state::measure_timed, with the stopping decision taken collectively, within the case's
+// time budget (sweep_guard.hpp). The operation says what moves, its bus factor and whether it
+// is rooted; the driver knows no operation by name.
 #pragma once
 
 #include "benchmarks/collectives/collective_op.hpp"
