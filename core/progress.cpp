@@ -1,5 +1,7 @@
 #include "core/progress.hpp"
 
+#include <algorithm>
+
 #include <cmath>
 
 #include <fmt/format.h>
@@ -8,12 +10,17 @@
 
 namespace gpubench::core {
 
-double case_budget_s(const benchmark_def& def, const run_context& ctx) {
+double case_time_budget_s(const benchmark_def& def, const run_context& ctx) {
   const auto& c = def.criteria;
   if (ctx.quick && c.quick_case_budget > 0) return c.quick_case_budget;
-  if (c.case_budget > 0) return c.case_budget;
+  return c.case_budget;
+}
+
+double case_budget_s(const benchmark_def& def, const run_context& ctx) {
   const auto points = static_cast<double>(case_sizes(def, ctx).size());
-  return points * c.timeout;
+  const double by_points = points * def.criteria.timeout;
+  const double own = case_time_budget_s(def, ctx);
+  return own > 0 ? std::min(own, by_points) : by_points;
 }
 
 progress_estimate::progress_estimate(std::vector<double> budgets)

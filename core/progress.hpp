@@ -13,8 +13,11 @@
 
 namespace gpubench::core {
 
-// Seconds a case of `def` may take at most: its own budget when the benchmark sets one
-// (--quick: the quick one), else its sizes times the limit of one point.
+// The time budget a case of `def` sets itself (--quick: the quick one); 0 when it sets none.
+double case_time_budget_s(const benchmark_def& def, const run_context& ctx);
+// Seconds a case of `def` takes when its points keep to their limit: its sizes times the limit
+// of one point, at most its own budget. What progress lines estimate from (a point whose
+// samples are slow may take longer, within the case's own budget).
 double case_budget_s(const benchmark_def& def, const run_context& ctx);
 
 class progress_estimate {

@@ -30,7 +30,7 @@ sweep_guard::sweep_guard(core::case_state& state, transports::process_group& gro
                          std::vector<std::uint64_t> planned)
     : m_state(state), m_group(group), m_planned(std::move(planned)) {
   const auto& ctx = state.context();
-  m_budget_s = core::case_budget_s(state.definition(), ctx);
+  m_budget_s = core::case_time_budget_s(state.definition(), ctx);
   m_quick = ctx.quick && !ctx.sizes;
 }
 

@@ -99,7 +99,9 @@ TEST(Sweep, CaseBudgetOfItsOwnAndQuick) {
   d.criteria.case_budget = 600;
   d.criteria.quick_case_budget = 8;
   core::run_context ctx;
-  EXPECT_DOUBLE_EQ(core::case_budget_s(d, ctx), 600);
+  EXPECT_DOUBLE_EQ(core::case_time_budget_s(d, ctx), 600);
+  EXPECT_DOUBLE_EQ(core::case_budget_s(d, ctx), 18) << "18 sizes of 1 s, under the 600 s";
   ctx.quick = true;
-  EXPECT_DOUBLE_EQ(core::case_budget_s(d, ctx), 8);
+  EXPECT_DOUBLE_EQ(core::case_time_budget_s(d, ctx), 8);
+  EXPECT_DOUBLE_EQ(core::case_budget_s(d, ctx), 8) << "the quick budget, under 18 sizes of 1 s";
 }
