@@ -100,7 +100,7 @@ TEST(RdmaParams, RelaxedOrderingIsOnUnlessTurnedOff) {
   EXPECT_FALSE(rdma::parse_rdma_options(ctx).relaxed_ordering);
   ctx.options = {{"rdma-relaxed-ordering", "on"}};
   EXPECT_TRUE(rdma::parse_rdma_options(ctx).relaxed_ordering);
-  for (const char* bad : {"yes", "", "1", "OFF"}) {
+  for (const char* bad : {"yes", "1", "OFF"}) {
     ctx.options = {{"rdma-relaxed-ordering", bad}};
     try {
       rdma::parse_rdma_options(ctx);
