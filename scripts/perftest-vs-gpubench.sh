@@ -16,8 +16,9 @@
 #    (--rdma-iters work requests at least, as far as 100 ms allows), and reports their median;
 #    the calibration probes are its warm-up.
 #  - both use one RC QP, a window of 128 outstanding work requests and a signalled completion
-#    every 100 (perftest's -t 128 -Q 100 are set explicitly); perftest inlines small sends in
-#    bandwidth tests by default, gpubench only when --rdma-inline asks.
+#    every 100 (perftest's -t 128 -Q 100 are set explicitly). Neither inlines in bandwidth
+#    tests unless asked (perftest sets inline to 0 there); in latency tests both inline by
+#    provider, and neither knows rxe, so here neither inlines at all.
 #
 # Usage: scripts/perftest-vs-gpubench.sh [path/to/gpubench]   (needs what scripts/setup.sh
 # installs: qemu-system-x86, linux-image-amd64, busybox-static, perftest)

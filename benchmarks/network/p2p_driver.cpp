@@ -252,6 +252,12 @@ void run_bandwidth_points(core::case_state& state, p2p_link& link, transports::d
     const double ways = dir == transports::direction::bidir ? 2 : 1;
     sample.bytes = ways * static_cast<double>(spec.iterations * size * streams);
     sample.operations = ways * static_cast<double>(spec.iterations * streams);
+    // Long enough for the rule's minimum of samples of the size just chosen; a point still
+    // cut short records extra "min_samples" (the runner does).
+    const auto& rule = state.definition().criteria;
+    sample.point_limit_s =
+        bandwidth_point_limit_s(static_cast<double>(spec.iterations) / cal.messages_per_second(),
+                                rule.min_samples, rule.timeout);
     session.begin_point(spec);
     auto& point = state.measure(size, sample, [&] { session.endpoint().run_sample(); });
     add_costs(point, session.end_point());

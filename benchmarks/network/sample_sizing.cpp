@@ -38,6 +38,14 @@ std::uint64_t sample_messages(const sample_target& target, std::uint64_t bytes,
   return std::max({std::uint64_t{1}, by_time, std::min(floor_count, cap)});
 }
 
+double bandwidth_point_limit_s(double sample_seconds, std::size_t min_samples, double timeout) {
+  if (!std::isfinite(sample_seconds) || sample_seconds < 0)
+    throw std::invalid_argument("bandwidth_point_limit_s: a sample of " +
+                                std::to_string(sample_seconds) + " s");
+  constexpr double spare = 1.5;
+  return std::max(timeout, spare * static_cast<double>(min_samples) * sample_seconds);
+}
+
 sample_calibration::sample_calibration(const sample_target& target, std::uint64_t bytes)
     : m_target(target),
       m_bytes(std::max<std::uint64_t>(bytes, 1)),

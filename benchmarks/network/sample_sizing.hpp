@@ -4,6 +4,7 @@
 // Pure logic, shared by TCP and RDMA; the driver runs the probes.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 
 namespace gpubench::benchmarks::network {
@@ -23,6 +24,14 @@ struct sample_target {
 // positive finite number or on 0 bytes.
 std::uint64_t sample_messages(const sample_target& target, std::uint64_t bytes,
                               double messages_per_second);
+
+// The time limit of a bandwidth point whose samples are expected to last `sample_seconds`
+// (the sized sample at the calibrated rate): the criteria's `timeout`, raised so that
+// `min_samples` such samples fit with half as much again to spare (a calibrated rate may read
+// high, and each sample adds a control round trip). Without it, samples raised to their 100 ms
+// cap (a path whose socket buffers hold 256 MiB) gave 4 samples in a 0.4 s point, below the
+// rule's minimum of 5. Throws std::invalid_argument on a duration that is negative or not finite.
+double bandwidth_point_limit_s(double sample_seconds, std::size_t min_samples, double timeout);
 
 // The probes that measure the rate before a point: each probe is one sample of probe()
 // messages per stream; the first is small (1 MiB per stream, at most 1024 messages) so a slow

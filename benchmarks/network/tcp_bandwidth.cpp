@@ -17,8 +17,9 @@ void register_net_tcp_bandwidth(core::registry& r) {
   def.metric = core::bandwidth_metric();
   def.sizes = {4u << 10, 4u << 20, 1u << 20};
   // A sample lasts about 50 ms at the calibrated rate (run_bandwidth_points), so a point takes
-  // its 5 samples in about 0.25 s and stops at 0.4 s when the rate keeps moving; calibration
-  // probes are the warm-up, so the runner adds none.
+  // its 5 samples in about 0.25 s and stops at 0.4 s when the rate keeps moving; samples
+  // raised towards 100 ms (large socket buffers) get a longer limit, 1.5 x 5 samples
+  // (bandwidth_point_limit_s). Calibration probes are the warm-up, so the runner adds none.
   def.criteria.min_samples = 5;
   def.criteria.min_time = 0.2;
   def.criteria.max_noise = 0.02;

@@ -55,7 +55,8 @@ expect_exit 2 "a bad --rdma-cm is a usage error" -- \
   "$GPUBENCH" run --suite network --filter '^net\.rdma\.' --quiet --rdma-cm bogus \
   --out "$TEST_TMP/bad-cm.json"
 expect_contains "$err" "--rdma-cm" "the error names the option"
-for opt in "--rdma-completion interrupt" "--rdma-tclass 256" "--rdma-sl 16"; do
+for opt in "--rdma-completion interrupt" "--rdma-tclass 256" "--rdma-sl 16" \
+  "--pkey-index 65536" "--peer-pkey-index x" "--rdma-relaxed-ordering maybe"; do
   # shellcheck disable=SC2086  # the option and its value are two words
   expect_exit 2 "a bad ${opt% *} is a usage error" -- \
     "$GPUBENCH" run --suite network --filter '^net\.rdma\.' --quiet $opt \

@@ -1,5 +1,6 @@
 """Checks a soft-RoCE result file (tests/softroce): every net.rdma.* case ends ok on rxe0,
-names its device, port, GID index and type (RoCE v2) and MTU, and its values are plausible
+names its device, port, GID index and type (RoCE v2), MTU, P_Key index (0) and relaxed
+ordering (and, with rdma_cm, how the RNR timer was set), and its values are plausible
 (bandwidth above 0 and below the port's line rate, latency above 1 us).
 
 usage: check_result.py FILE LABEL [--rdma-cm on|off] [--completion poll|event]
@@ -46,7 +47,13 @@ for case in run["results"]:
                       ("mtu", ctx.get("mtu") in (256, 512, 1024, 2048, 4096)),
                       ("link_layer", ctx.get("link_layer") == "Ethernet"),
                       ("connection", (ctx.get("connection") == "rdma_cm") == (cm == "on")),
-                      ("completion_mode", ctx.get("completion_mode") == completion)):
+                      ("completion_mode", ctx.get("completion_mode") == completion),
+                      # recorded either way (rxe may or may not take the flag)
+                      ("relaxed_ordering", isinstance(ctx.get("relaxed_ordering"), bool)
+                       and bool(ctx.get("relaxed_ordering_choice"))),
+                      ("pkey_index", ctx.get("pkey_index") == 0),
+                      ("min_rnr_timer_choice",
+                       (cm == "on") == bool(ctx.get("min_rnr_timer_choice")))):
         if not ok:
             problem(f"{name}: context {field} = {ctx.get(field)!r}")
     peak = case.get("peak")

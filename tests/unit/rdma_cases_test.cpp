@@ -1,5 +1,5 @@
 // The cases net.rdma.* records: how loopback is labelled, and the completion mode, traffic
-// class and service level they carry when not the defaults.
+// class, service level, P_Key index and relaxed ordering they carry when not the defaults.
 #include <gtest/gtest.h>
 
 #include "benchmarks/network/rdma_common.hpp"
@@ -39,5 +39,19 @@ TEST(RdmaCases, CompletionModeAndClassesAreRecordedWhenChosen) {
     EXPECT_EQ(c.value("completion", ""), "event") << c.dump();
     EXPECT_EQ(c.value("tclass", 0), 106) << c.dump();
     EXPECT_EQ(c.value("sl", 0), 3) << c.dump();
+  }
+}
+
+TEST(RdmaCases, PkeyIndexAndRelaxedOrderingOffAreRecordedWhenChosen) {
+  gpubench::core::run_context ctx;
+  ctx.options = {{"rdma-device", "mlx5_0"}};
+  for (const auto& c : gpubench::benchmarks::network::rdma_cases(ctx, rdma::test_kind::bandwidth)) {
+    EXPECT_FALSE(c.contains("pkey_index")) << c.dump();
+    EXPECT_FALSE(c.contains("relaxed_ordering")) << c.dump();
+  }
+  ctx.options = {{"rdma-device", "mlx5_0"}, {"pkey-index", "2"}, {"rdma-relaxed-ordering", "off"}};
+  for (const auto& c : gpubench::benchmarks::network::rdma_cases(ctx, rdma::test_kind::latency)) {
+    EXPECT_EQ(c.value("pkey_index", 0), 2) << c.dump();
+    EXPECT_EQ(c.value("relaxed_ordering", ""), "off") << c.dump();
   }
 }

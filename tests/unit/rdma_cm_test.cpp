@@ -181,6 +181,19 @@ TEST(RdmaCm, MappedAddressesResolveAsIpv4) {
   EXPECT_EQ(rdma::cm_address("::1"), "::1");
 }
 
+TEST(RdmaCm, ResolvesFromTheControlConnectionsAddress) {
+  // Two NICs in one subnet: the control connection's own address pins the device.
+  EXPECT_EQ(rdma::cm_source_address("198.18.1.1", "198.18.1.2", false), "198.18.1.1");
+  EXPECT_EQ(rdma::cm_source_address("::ffff:198.18.1.1", "198.18.1.2", false), "198.18.1.1");
+  EXPECT_EQ(rdma::cm_source_address("fd00::1", "fd00::2", false), "fd00::1");
+  // Loopback: the control connection runs over 127.0.0.1, which no device holds.
+  EXPECT_EQ(rdma::cm_source_address("127.0.0.1", "198.18.0.1", true), std::nullopt);
+  EXPECT_EQ(rdma::cm_source_address("", "198.18.1.2", false), std::nullopt);
+  // A source of the other family could not reach the target.
+  EXPECT_EQ(rdma::cm_source_address("fd00::1", "198.18.1.2", false), std::nullopt);
+  EXPECT_EQ(rdma::cm_source_address("198.18.1.1", "fd00::2", false), std::nullopt);
+}
+
 TEST(RdmaCm, CasesSayRdmaCmAndGuessNoDevice) {
   gpubench::core::run_context ctx;
   ctx.options = {{"rdma-cm", "off"}, {"rdma-device", "mlx5_0"}};

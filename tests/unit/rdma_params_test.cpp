@@ -1,11 +1,16 @@
-// RDMA options and the choices made from them: inline size, depths, signalling,
-// outstanding reads; and the CPU list parser behind NUMA binding.
+// RDMA options and the choices made from them: inline size (per provider), depths,
+// signalling, outstanding reads, P_Key index, relaxed ordering and its fallback; and the CPU
+// list parser behind NUMA binding.
 #include <gtest/gtest.h>
+
+#include <functional>
+#include <vector>
 
 #include "core/errors.hpp"
 #include "transports/rdma/dmabuf_range.hpp"
 #include "transports/rdma/numa_binding.hpp"
 #include "transports/rdma/params.hpp"
+#include "transports/rdma/relaxed_ordering.hpp"
 
 namespace rdma = gpubench::transports::rdma;
 using gpubench::core::usage_error;
@@ -63,6 +68,9 @@ TEST(RdmaParams, RejectsBadOptionsNamingThem) {
   bad("rdma-completion", "interrupt");
   bad("rdma-tclass", "256");
   bad("rdma-sl", "16");
+  bad("pkey-index", "-1");
+  bad("pkey-index", "65536");
+  bad("peer-pkey-index", "x");
 }
 
 TEST(RdmaParams, CompletionTrafficClassAndServiceLevel) {
@@ -77,9 +85,64 @@ TEST(RdmaParams, CompletionTrafficClassAndServiceLevel) {
   EXPECT_EQ(o.tclass, 106);
   EXPECT_EQ(o.sl, 3);
   EXPECT_EQ(rdma::to_string(o.completion), "event");
-  // rdma_cm builds the address handle itself: the options would silently not apply.
+  // rdma_cm takes the traffic class as the id's type of service; the service level comes
+  // from the path it resolves, so --rdma-sl would silently not apply.
   ctx.options = {{"rdma-cm", "on"}, {"rdma-tclass", "106"}};
+  EXPECT_EQ(rdma::parse_rdma_options(ctx).tclass, 106);
+  ctx.options = {{"rdma-cm", "on"}, {"rdma-sl", "3"}};
   EXPECT_THROW(rdma::parse_rdma_options(ctx), usage_error);
+}
+
+TEST(RdmaParams, RelaxedOrderingIsOnUnlessTurnedOff) {
+  gpubench::core::run_context ctx;
+  EXPECT_TRUE(rdma::parse_rdma_options(ctx).relaxed_ordering);  // perftest's default
+  ctx.options = {{"rdma-relaxed-ordering", "off"}};
+  EXPECT_FALSE(rdma::parse_rdma_options(ctx).relaxed_ordering);
+  ctx.options = {{"rdma-relaxed-ordering", "on"}};
+  EXPECT_TRUE(rdma::parse_rdma_options(ctx).relaxed_ordering);
+  for (const char* bad : {"yes", "1", "OFF"}) {
+    ctx.options = {{"rdma-relaxed-ordering", bad}};
+    try {
+      rdma::parse_rdma_options(ctx);
+      ADD_FAILURE() << "'" << bad << "' accepted";
+    } catch (const usage_error& e) {
+      EXPECT_NE(std::string(e.what()).find("--rdma-relaxed-ordering"), std::string::npos);
+    }
+  }
+}
+
+TEST(RdmaParams, PkeyIndexOptionAndTableCheck) {
+  gpubench::core::run_context ctx;
+  auto o = rdma::parse_rdma_options(ctx);
+  EXPECT_EQ(o.pkey_index, 0);
+  EXPECT_EQ(o.peer_pkey_index, 0);
+  ctx.options = {{"pkey-index", "2"}, {"peer-pkey-index", "5"}};
+  o = rdma::parse_rdma_options(ctx);
+  EXPECT_EQ(o.pkey_index, 2);
+  EXPECT_EQ(o.peer_pkey_index, 5);
+  // rdma_cm takes the partition from the IP interface: the option would silently not apply.
+  ctx.options = {{"rdma-cm", "on"}, {"pkey-index", "1"}};
+  EXPECT_THROW(rdma::parse_rdma_options(ctx), usage_error);
+  ctx.options = {{"rdma-cm", "on"}, {"peer-pkey-index", "1"}};
+  EXPECT_THROW(rdma::parse_rdma_options(ctx), usage_error);
+
+  // Against the port: the default partition at 0, a limited member at 1, an empty slot at 2.
+  EXPECT_EQ(rdma::pkey_index_problem(0, 128, 0xffff), "");
+  EXPECT_EQ(rdma::pkey_index_problem(1, 128, 0x7fff), "") << "limited membership is a member";
+  EXPECT_EQ(rdma::pkey_index_problem(127, 128, 0x8001), "");
+  const auto outside = rdma::pkey_index_problem(128, 128, 0);
+  EXPECT_NE(outside.find("--pkey-index 128"), std::string::npos) << outside;
+  EXPECT_NE(outside.find("0..127"), std::string::npos) << outside;
+  EXPECT_EQ(rdma::pkey_index_problem(0, 0, 0), "") << "iWARP ports have no P_Key table";
+  EXPECT_NE(rdma::pkey_index_problem(1, 0, 0).find("no entries"), std::string::npos);
+  EXPECT_NE(rdma::pkey_index_problem(-1, 16, 0xffff), "");
+  for (const std::uint16_t empty : {std::uint16_t{0}, std::uint16_t{0x8000}}) {
+    const auto why = rdma::pkey_index_problem(2, 16, empty);
+    EXPECT_NE(why.find("empty entry"), std::string::npos) << why;
+    EXPECT_NE(why.find(rdma::pkey_text(empty)), std::string::npos) << why;
+  }
+  EXPECT_EQ(rdma::pkey_text(0xffff), "0xffff");
+  EXPECT_EQ(rdma::pkey_text(0x12), "0x0012");
 }
 
 TEST(RdmaParams, BandwidthDirectionsAndIterations) {
@@ -107,12 +170,54 @@ TEST(RdmaParams, InlineChoice) {
   using rdma::memory_kind;
   using rdma::rdma_op;
   using rdma::test_kind;
-  EXPECT_EQ(rdma::wanted_inline(test_kind::latency, rdma_op::write, memory_kind::host, {}), 220u);
-  EXPECT_EQ(rdma::wanted_inline(test_kind::latency, rdma_op::send, memory_kind::host, {}), 236u);
-  EXPECT_EQ(rdma::wanted_inline(test_kind::latency, rdma_op::read, memory_kind::host, 64u), 0u);
-  EXPECT_EQ(rdma::wanted_inline(test_kind::latency, rdma_op::send, memory_kind::cuda, 64u), 0u);
-  EXPECT_EQ(rdma::wanted_inline(test_kind::bandwidth, rdma_op::write, memory_kind::host, {}), 0u);
-  EXPECT_EQ(rdma::wanted_inline(test_kind::bandwidth, rdma_op::write, memory_kind::host, 64u), 64u);
+  // Latency without --rdma-inline: the provider's default; bandwidth: none; reads and GPU
+  // memory: never.
+  EXPECT_EQ(rdma::wanted_inline(test_kind::latency, rdma_op::write, memory_kind::host, {}, 220),
+            220u);
+  EXPECT_EQ(rdma::wanted_inline(test_kind::latency, rdma_op::send, memory_kind::host, {}, 96), 96u);
+  EXPECT_EQ(rdma::wanted_inline(test_kind::latency, rdma_op::send, memory_kind::host, {}, 0), 0u);
+  EXPECT_EQ(rdma::wanted_inline(test_kind::latency, rdma_op::read, memory_kind::host, 64u, 220),
+            0u);
+  EXPECT_EQ(rdma::wanted_inline(test_kind::latency, rdma_op::send, memory_kind::cuda, 64u, 236),
+            0u);
+  EXPECT_EQ(rdma::wanted_inline(test_kind::bandwidth, rdma_op::write, memory_kind::host, {}, 220),
+            0u);
+  // What was asked for wins over the provider's default, either way.
+  EXPECT_EQ(rdma::wanted_inline(test_kind::bandwidth, rdma_op::write, memory_kind::host, 64u, 0),
+            64u);
+  EXPECT_EQ(rdma::wanted_inline(test_kind::latency, rdma_op::send, memory_kind::host, 0u, 236), 0u);
+}
+
+TEST(RdmaParams, InlineDefaultPerProvider) {
+  using rdma::rdma_op;
+  const auto def = [](rdma_op op, const char* provider, const char* device, std::uint32_t vendor) {
+    return rdma::provider_inline_default(op, provider, device, vendor);
+  };
+  // ConnectX (Mellanox's OUI as vendor id) and Chelsio: perftest's 220 / 236.
+  EXPECT_EQ(def(rdma_op::write, "mlx5", "mlx5_0", 0x02c9), 220u);
+  EXPECT_EQ(def(rdma_op::send, "mlx5", "mlx5_0", 0x02c9), 236u);
+  EXPECT_EQ(def(rdma_op::send, "mlx4", "mlx4_0", 0x02c9), 236u);
+  EXPECT_EQ(def(rdma_op::write, "cxgb4", "cxgb4_0", 0x1425), 220u);
+  // Providers that hold less.
+  EXPECT_EQ(def(rdma_op::send, "bnxt_re", "bnxt_re0", 0x14e4), 96u);
+  EXPECT_EQ(def(rdma_op::write, "bnxt_re", "bnxt_re0", 0x14e4), 96u);
+  EXPECT_EQ(def(rdma_op::send, "efa", "rdmap0s6", 0x1d0f), 32u);
+  EXPECT_EQ(def(rdma_op::send, "qedr", "qedr0", 0x1077), 128u);
+  EXPECT_EQ(def(rdma_op::send, "erdma", "erdma_0", 0x1ded), 96u);
+  EXPECT_EQ(def(rdma_op::send, "hns", "hns_0", 0x19e5), 32u);
+  EXPECT_EQ(def(rdma_op::send, "irdma", "irdma0", 0x8086), 101u);
+  EXPECT_EQ(def(rdma_op::send, "irdma", "i40iw0", 0x8086), 48u);
+  // Unknown to perftest: none (soft-RoCE, soft-iWARP, PVRDMA, anything new).
+  EXPECT_EQ(def(rdma_op::send, "rxe", "rxe0", 0xffffff), 0u);
+  EXPECT_EQ(def(rdma_op::write, "siw", "siw0", 0x626d74), 0u);
+  EXPECT_EQ(def(rdma_op::send, "vmw_pvrdma", "vmw_pvrdma0", 0x15ad), 0u);
+  EXPECT_EQ(def(rdma_op::send, "newnic", "newnic0", 0x1234), 0u);
+  // A provider name not in the list: the vendor decides.
+  EXPECT_EQ(def(rdma_op::send, "mlx6", "mlx6_0", 0x02c9), 236u);
+  EXPECT_EQ(def(rdma_op::send, "bnxt_next", "bnxt0", 0x14e4), 96u);
+  EXPECT_EQ(def(rdma_op::send, "efa2", "efa0", 0x1d0f), 32u);
+  // Reads send nothing inline.
+  EXPECT_EQ(def(rdma_op::read, "mlx5", "mlx5_0", 0x02c9), 0u);
 }
 
 TEST(RdmaParams, WindowDepthsAndSignalling) {
@@ -212,4 +317,70 @@ TEST(RdmaParams, PingPongSignalsOneInAHundredWithinTheQueue) {
       EXPECT_LE(2 * every + 4, depth) << cap;
     }
   }
+}
+
+namespace {
+
+// A registration that the test can refuse: the "region" is how it was registered.
+struct fake_registration {
+  bool refuse_relaxed = false;
+  bool refuse_all = false;
+  std::vector<bool> calls;
+  std::string operator()(bool relaxed) {
+    calls.push_back(relaxed);
+    if (refuse_all || (relaxed && refuse_relaxed))
+      throw std::runtime_error("ibv_reg_mr of 8192 bytes on mlx5_0: Invalid argument (errno 22)");
+    return relaxed ? "relaxed" : "strict";
+  }
+};
+
+}  // namespace
+
+TEST(RdmaRelaxedOrdering, AskedAndGranted) {
+  fake_registration reg;
+  rdma::relaxed_ordering_outcome out;
+  EXPECT_EQ(rdma::register_with_relaxed_ordering(std::ref(reg), true, true, out), "relaxed");
+  EXPECT_TRUE(out.used);
+  EXPECT_EQ(out.why.rfind("on", 0), 0u) << out.why;
+  EXPECT_EQ(reg.calls, (std::vector<bool>{true}));
+}
+
+TEST(RdmaRelaxedOrdering, RefusedFallsBackAndSaysWhy) {
+  fake_registration reg;
+  reg.refuse_relaxed = true;
+  rdma::relaxed_ordering_outcome out;
+  EXPECT_EQ(rdma::register_with_relaxed_ordering(std::ref(reg), true, true, out), "strict");
+  EXPECT_FALSE(out.used);
+  EXPECT_NE(out.why.find("Invalid argument"), std::string::npos) << out.why;
+  EXPECT_NE(out.why.find("registered without"), std::string::npos) << out.why;
+  EXPECT_EQ(reg.calls, (std::vector<bool>{true, false}));
+}
+
+TEST(RdmaRelaxedOrdering, OffOrUnavailableNeverAsks) {
+  rdma::relaxed_ordering_outcome out;
+  fake_registration off;
+  EXPECT_EQ(rdma::register_with_relaxed_ordering(std::ref(off), false, true, out), "strict");
+  EXPECT_FALSE(out.used);
+  EXPECT_NE(out.why.find("--rdma-relaxed-ordering off"), std::string::npos) << out.why;
+  EXPECT_EQ(off.calls, (std::vector<bool>{false}));
+  fake_registration old_headers;
+  EXPECT_EQ(rdma::register_with_relaxed_ordering(std::ref(old_headers), true, false, out),
+            "strict");
+  EXPECT_FALSE(out.used);
+  EXPECT_NE(out.why.find("headers"), std::string::npos) << out.why;
+  EXPECT_EQ(old_headers.calls, (std::vector<bool>{false}));
+}
+
+TEST(RdmaRelaxedOrdering, AFailureWithoutTheFlagIsTheError) {
+  fake_registration reg;
+  reg.refuse_all = true;
+  rdma::relaxed_ordering_outcome out;
+  EXPECT_THROW(rdma::register_with_relaxed_ordering(std::ref(reg), true, true, out),
+               std::runtime_error);
+  EXPECT_EQ(reg.calls, (std::vector<bool>{true, false}));
+  fake_registration off;
+  off.refuse_all = true;
+  EXPECT_THROW(rdma::register_with_relaxed_ordering(std::ref(off), false, true, out),
+               std::runtime_error);
+  EXPECT_EQ(off.calls, (std::vector<bool>{false}));
 }

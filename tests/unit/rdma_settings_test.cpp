@@ -17,8 +17,9 @@ rdma::rdma_settings sample() {
   s.tx_depth = 64;
   s.cq_mod = 32;
   s.inline_size = 0;
-  s.client = {"mlx5_0", 1, 3, 2};
-  s.server = {"vmw_pvrdma0", 2, std::nullopt, 0};
+  s.client = {"mlx5_0", 1, 3, 2, 4};
+  s.server = {"vmw_pvrdma0", 2, std::nullopt, 0, 0};
+  s.relaxed_ordering = false;
   s.completion = rdma::completion_mode::event;
   s.tclass = 106;
   s.sl = 3;
@@ -45,6 +46,21 @@ TEST(RdmaSettings, RoundTrip) {
   EXPECT_EQ(d.completion, rdma::completion_mode::event);
   EXPECT_EQ(d.tclass, 106);
   EXPECT_EQ(d.sl, 3);
+  EXPECT_EQ(d.client.pkey_index, 4);
+  EXPECT_EQ(d.server.pkey_index, 0);
+  EXPECT_FALSE(d.relaxed_ordering);
+}
+
+TEST(RdmaSettings, RequestsWithoutTheNewKeysKeepTheOldBehaviour) {
+  // A client from before --pkey-index and --rdma-relaxed-ordering sends neither key.
+  auto p = rdma::to_params(sample());
+  p.erase("pkey_index");
+  p.erase("relaxed_ordering");
+  const auto d = rdma::settings_from(p);
+  EXPECT_EQ(d.client.pkey_index, 0);
+  EXPECT_TRUE(d.relaxed_ordering);
+  // Index 0 is not sent at all.
+  EXPECT_FALSE(rdma::to_params(sample()).contains("peer_pkey_index"));
 }
 
 TEST(RdmaSettings, RefusesBadValues) {
@@ -78,6 +94,11 @@ TEST(RdmaSettings, RefusesBadValues) {
   refuses("peer_gpu", 4096);
   refuses("completion", "sleep");
   refuses("tclass", 256);
+  refuses("pkey_index", 65536);
+  refuses("peer_pkey_index", -1);
+  refuses("peer_pkey_index", "0");
+  refuses("relaxed_ordering", "on");
+  refuses("relaxed_ordering", 1);
   refuses("sl", 16);
   auto missing = rdma::to_params(sample());
   missing.erase("op");

@@ -1,6 +1,7 @@
 #include "benchmarks/network/sample_sizing.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 #include <stdexcept>
 
@@ -99,6 +100,34 @@ TEST(SampleSizing, BadInputIsRefused) {
   net::sample_calibration cal({}, 64);
   EXPECT_THROW(cal.messages(), std::logic_error);
   EXPECT_THROW(cal.add(-1), std::invalid_argument);
+}
+
+TEST(SampleSizing, PointLimitFitsTheMinimumOfSamples) {
+  using net::bandwidth_point_limit_s;
+  // 50 ms samples: 5 of them fit the TCP criteria's 0.4 s, which stays.
+  EXPECT_DOUBLE_EQ(bandwidth_point_limit_s(0.05, 5, 0.4), 0.4);
+  // Samples raised to their 100 ms cap (256 MiB socket buffers): 0.4 s held 4; now 0.75 s.
+  EXPECT_DOUBLE_EQ(bandwidth_point_limit_s(0.1, 5, 0.4), 0.75);
+  EXPECT_GE(bandwidth_point_limit_s(0.1, 5, 0.4), 5 * 0.1);
+  // RDMA's 2 s already holds 5 samples of 100 ms.
+  EXPECT_DOUBLE_EQ(bandwidth_point_limit_s(0.1, 5, 2.0), 2.0);
+  EXPECT_DOUBLE_EQ(bandwidth_point_limit_s(0, 5, 0.4), 0.4);
+  EXPECT_THROW(bandwidth_point_limit_s(-1, 5, 0.4), std::invalid_argument);
+  EXPECT_THROW(bandwidth_point_limit_s(std::nan(""), 5, 0.4), std::invalid_argument);
+}
+
+TEST(SampleSizing, TcpPointWithFullSizedSamplesReachesItsMinimum) {
+  // What the driver does for a TCP point on a host with 256 MiB socket buffers at 10 Gb/s:
+  // the floor pushes each 1 MiB sample to the 100 ms cap, and the point's limit then fits
+  // the criteria's 5 samples, where the 0.4 s timeout alone held 4.
+  net::sample_target t;
+  t.floor_bytes = 256 * MiB;
+  const double rate = 1.25e9 / MiB;  // 1 MiB messages per second at 10 Gb/s
+  const auto n = net::sample_messages(t, MiB, rate);
+  const double sample_s = static_cast<double>(n) / rate;
+  EXPECT_NEAR(sample_s, 0.1, 0.002);
+  EXPECT_LT(0.4 / sample_s, 5.0) << "the bug: the criteria's timeout holds fewer than 5";
+  EXPECT_GE(net::bandwidth_point_limit_s(sample_s, 5, 0.4) / sample_s, 5.0 * 1.4);
 }
 
 TEST(SampleCalibration, BurstIntoEmptyBuffersDoesNotSetTheRate) {

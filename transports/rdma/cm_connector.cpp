@@ -10,6 +10,7 @@
 #include <cerrno>
 #include <climits>
 #include <cstring>
+#include <optional>
 #include <stdexcept>
 
 #include "core/errors.hpp"
@@ -156,6 +157,14 @@ class cm_connection final : public qp_connector {
                     {"responder_resources", m_depths.responder_resources},
                     {"initiator_depth", m_depths.initiator_depth},
                     {"ack_timeout", m_ack_timeout_set ? "14 (set)" : "rdma_cm's default"}};
+    // The passive side takes both from the client's request (its QP's traffic class is in
+    // the context's qp_attributes).
+    if (m_role == cm_role::active) {
+      j["rdma_cm"]["tos"] = m_tos ? std::to_string(*m_tos) + " (set, --rdma-tclass)"
+                                  : std::string("rdma_cm's default");
+      j["rdma_cm"]["source_address"] =
+          m_source ? *m_source + " (the control connection's)" : std::string("chosen by rdma_cm");
+    }
     if (!m_loopback_device.empty()) j["rdma_cm"]["loopback_address_of"] = m_loopback_device;
     return j;
   }
@@ -186,16 +195,32 @@ class cm_connection final : public qp_connector {
   void resolve(oob_channel& oob) {
     m_port = decode_cm_port(oob.receive_blob(m_timeout));
     std::string host = cm_address(oob.peer_address());
-    if (is_loopback_address(host)) host = loopback_target(host);
+    const bool loopback = is_loopback_address(host);
+    if (loopback) host = loopback_target(host);
     m_peer = net::endpoint_address{host, m_port}.text();
     rdma_cm_id* id = nullptr;
     if (rdma_create_id(m_channel.get(), &id, nullptr, RDMA_PS_TCP) != 0)
       throw_cm("rdma_create_id", m_peer, errno);
     m_id.reset(id);
+    // --rdma-tclass: the type of service goes on the id before the route is resolved, which
+    // builds the address handle from it (the passive side takes it from the request). 0
+    // leaves rdma_cm's default (the kernel's configured ToS).
+    if (const std::uint8_t tos = settings_from(m_params).tclass; tos != 0) {
+      std::uint8_t value = tos;
+      if (rdma_set_option(id, RDMA_OPTION_ID, RDMA_OPTION_ID_TOS, &value, sizeof value) != 0)
+        throw_cm("rdma_set_option RDMA_OPTION_ID_TOS " + std::to_string(tos), m_peer, errno);
+      m_tos = tos;
+    }
     sockaddr_storage dst = socket_address(host, family_of(host), m_port);
+    // From the control connection's own address, so rdma_cm binds the device behind it.
+    sockaddr_storage src{};
+    m_source = cm_source_address(oob.local_address(), host, loopback);
+    if (m_source) src = socket_address(*m_source, family_of(*m_source), 0);
     const int ms = static_cast<int>(std::min<long long>(m_timeout.count(), INT_MAX));
-    if (rdma_resolve_addr(id, nullptr, reinterpret_cast<sockaddr*>(&dst), ms) != 0)
-      throw_cm("rdma_resolve_addr", m_peer, errno);
+    if (rdma_resolve_addr(id, m_source ? reinterpret_cast<sockaddr*>(&src) : nullptr,
+                          reinterpret_cast<sockaddr*>(&dst), ms) != 0)
+      throw_cm("rdma_resolve_addr" + (m_source ? " from " + *m_source : std::string()), m_peer,
+               errno);
     wait_for(cm_event::addr_resolved, "resolving the address", m_timeout, true);
     if (rdma_resolve_route(id, ms) != 0) throw_cm("rdma_resolve_route", m_peer, errno);
     wait_for(cm_event::route_resolved, "resolving the route", m_timeout, true);
@@ -279,6 +304,8 @@ class cm_connection final : public qp_connector {
   cm_depths m_request;  // passive: the depths the client's CONNECT_REQUEST asked for
   cm_depths m_depths;   // what this side asked for (active) or accepted (passive)
   bool m_ack_timeout_set = false;
+  std::optional<std::uint8_t> m_tos;    // active side: the ToS set on the id
+  std::optional<std::string> m_source;  // active side: the address resolved from
   // Destroyed in reverse: the connected id, the listening id, then the channel they use.
   channel_ptr m_channel;
   id_ptr m_listen;

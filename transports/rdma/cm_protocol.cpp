@@ -155,4 +155,13 @@ std::string cm_address(const std::string& numeric) {
   return numeric;
 }
 
+std::optional<std::string> cm_source_address(const std::string& control_local,
+                                             const std::string& target, bool loopback) {
+  if (loopback || control_local.empty()) return std::nullopt;
+  const std::string local = cm_address(control_local);
+  const auto v6 = [](const std::string& a) { return a.find(':') != std::string::npos; };
+  if (v6(local) != v6(cm_address(target))) return std::nullopt;
+  return local;
+}
+
 }  // namespace gpubench::transports::rdma

@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -72,5 +73,14 @@ cm_depths accept_depths(const cm_depths& own, const cm_depths& request);
 // The address to resolve: an IPv4-mapped IPv6 address ("::ffff:198.18.0.2") becomes the plain
 // IPv4 address, so rdma_cm resolves it over IPv4 like the control connection did.
 std::string cm_address(const std::string& numeric);
+
+// The source address the active side binds rdma_resolve_addr to: the control connection's local
+// address (`control_local`, as the socket reports it), so that on a host with several RDMA
+// NICs in one subnet rdma_cm leaves through the interface the control connection used, not
+// whichever its routing picks. Nothing (rdma_cm chooses) in loopback, where the control
+// connection runs over 127.0.0.1 and `target` is the device's own address; when the local
+// address is unknown; or when its family differs from the target's.
+std::optional<std::string> cm_source_address(const std::string& control_local,
+                                             const std::string& target, bool loopback);
 
 }  // namespace gpubench::transports::rdma

@@ -8,9 +8,10 @@
 #include <cerrno>
 #include <random>
 #include <stdexcept>
-#include <vector>
 
 #include "core/errors.hpp"
+#include "transports/rdma/recv_chain.hpp"
+#include "transports/rdma/relaxed_ordering.hpp"
 
 namespace gpubench::transports::rdma {
 
@@ -58,6 +59,45 @@ opened_port choose_port(const endpoint_config& c, qp_connector* cm, std::string&
   why = "the first device with an active port " + std::to_string(c.port) + ": none holds " +
         address_note(c.local_address);
   return open_port(std::nullopt, c.port);
+}
+
+// IBV_ACCESS_RELAXED_ORDERING is an enumerator, which #ifdef cannot see: the build's configure
+// step compiles a probe and sets GPUBENCH_IBV_RELAXED_ORDERING.
+#if GPUBENCH_IBV_RELAXED_ORDERING
+constexpr bool relaxed_ordering_in_headers = true;
+#else
+constexpr bool relaxed_ordering_in_headers = false;
+#endif
+
+// The memory region's flags: the QP's, and relaxed ordering when asked (a region-only flag:
+// a QP given it would refuse the transition).
+int mr_access(rdma_op op, bool relaxed) {
+  int a = access_for(op);
+#if GPUBENCH_IBV_RELAXED_ORDERING
+  if (relaxed) a |= IBV_ACCESS_RELAXED_ORDERING;
+#else
+  static_cast<void>(relaxed);
+#endif
+  return a;
+}
+
+// The P_Key at `index` of the port (host byte order), checked: an index outside the table or
+// on an empty entry fails here, naming it, instead of a QP that never connects. Index 0, which
+// every port has, is taken unread where the table cannot be read (the value is only reported).
+std::optional<std::uint16_t> checked_pkey(const opened_port& p, int index) {
+  const int table = p.port_attr.pkey_tbl_len;
+  std::optional<std::uint16_t> pkey;
+  if (index >= 0 && index < table) {
+    __be16 raw = 0;
+    if (ibv_query_pkey(p.verbs, static_cast<std::uint8_t>(p.port), index, &raw) == 0)
+      pkey = ntohs(raw);
+    else if (index != 0)
+      throw_verbs("ibv_query_pkey (--pkey-index " + std::to_string(index) + ")", p.device_name,
+                  errno);
+  }
+  if (const auto why = pkey_index_problem(index, table, pkey.value_or(0xffff)); !why.empty())
+    throw std::runtime_error(p.device_name + " port " + std::to_string(p.port) + ": " + why);
+  return pkey;
 }
 
 void make_nonblocking(int fd, const std::string& dev) {
@@ -132,7 +172,11 @@ endpoint::endpoint(const endpoint_config& c, std::unique_ptr<qp_connector> cm)
   m_stride = (c.max_size + page - 1) / page * page;
   m_memory = c.memory == memory_kind::cuda ? make_cuda_memory(2 * m_stride, c.gpu)
                                            : make_host_memory(2 * m_stride);
-  m_mr = m_memory->register_region(m_pd.get(), access_for(c.op), dev);
+  m_mr = register_with_relaxed_ordering(
+      [&](bool relaxed) {
+        return m_memory->register_region(m_pd.get(), mr_access(c.op, relaxed), dev);
+      },
+      c.relaxed_ordering, relaxed_ordering_in_headers, m_relaxed);
 
   // Depths within what both the queues and the CQs can hold, after the provider's own
   // rounding (vmw_pvrdma: powers of two), so every queue asked for is one the device grants.
@@ -159,19 +203,25 @@ endpoint::endpoint(const endpoint_config& c, std::unique_ptr<qp_connector> cm)
                                 nullptr, m_channel.get(), 0));
   if (!m_recv_cq) throw_verbs("ibv_create_cq (receive)", dev, errno);
 
-  // Inline only from memory the CPU can read, and only up to what was asked for.
-  m_want_inline =
-      m_memory->host_accessible() ? wanted_inline(c.test, c.op, c.memory, c.inline_size) : 0;
+  // Inline only from memory the CPU can read, and only up to what was asked for; without
+  // --rdma-inline, latency tests ask for what the provider is known to hold.
+  m_inline_default = provider_inline_default(c.op, m_sysfs.provider, dev, da.vendor_id);
+  m_want_inline = m_memory->host_accessible()
+                      ? wanted_inline(c.test, c.op, c.memory, c.inline_size, m_inline_default)
+                      : 0;
   create_qp(m_want_inline, pow2, max_wr);
 
   // rdma_create_qp leaves the QP in INIT already, with rdma_cm's access flags (checked once
   // connected, in attach_peer).
+  m_qp_access = static_cast<unsigned>(access_for(c.op) & ~IBV_ACCESS_LOCAL_WRITE);
   if (!m_cm) {
+    m_pkey = checked_pkey(m_port, c.pkey_index);
+    m_pkey_index = c.pkey_index;
     ibv_qp_attr a{};
     a.qp_state = IBV_QPS_INIT;
-    a.pkey_index = 0;
+    a.pkey_index = static_cast<std::uint16_t>(c.pkey_index);  // --pkey-index (perftest's too)
     a.port_num = static_cast<std::uint8_t>(c.port);
-    a.qp_access_flags = static_cast<unsigned>(access_for(c.op) & ~IBV_ACCESS_LOCAL_WRITE);
+    a.qp_access_flags = m_qp_access;
     if (int rc = ibv_modify_qp(
             m_qp.get(), &a, IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT | IBV_QP_ACCESS_FLAGS);
         rc != 0)
@@ -222,9 +272,13 @@ void endpoint::create_qp(std::uint32_t want_inline, bool pow2, std::uint32_t max
       return;
     }
     const int err = errno;
-    // Providers refuse an inline size they cannot hold (EINVAL): fall back to none.
+    // Providers refuse an inline size they cannot hold (EINVAL): fall back to none, and say
+    // so in the context (posts then copy every payload by DMA, small messages included).
     if (want_inline == 0 || err != EINVAL) throw_verbs(call, m_port.device_name, err);
+    m_inline_fallback = call + " refused max_inline_data " + std::to_string(want_inline) +
+                        " (EINVAL): created without inline, so no post is inline";
     want_inline = 0;
+    m_want_inline = 0;
   }
 }
 
@@ -255,7 +309,7 @@ void endpoint::connect(const endpoint_info& peer) {
   a.dest_qp_num = peer.qpn;
   a.rq_psn = peer.psn;
   a.max_dest_rd_atomic = m_local.out_reads;
-  a.min_rnr_timer = 12;
+  a.min_rnr_timer = default_min_rnr_timer;
   a.ah_attr.dlid = peer.lid;
   a.ah_attr.sl = m_config.sl;  // --rdma-sl (perftest -S)
   a.ah_attr.src_path_bits = 0;
@@ -285,55 +339,6 @@ void endpoint::connect(const endpoint_info& peer) {
                                  IBV_QP_RNR_RETRY | IBV_QP_MAX_QP_RD_ATOMIC);
       rc != 0)
     throw_verbs("ibv_modify_qp RTR->RTS", dev, rc);
-}
-
-void endpoint::attach_peer(const endpoint_info& peer) {
-  if (!m_cm) throw std::logic_error("endpoint::attach_peer without rdma_cm");
-  const std::string& dev = m_port.device_name;
-  check_peer(peer);
-  m_peer = peer;
-  // rdma_cm moved the QP to RTS with attributes of its own choosing: read back what the
-  // connection really got rather than reporting what was asked for.
-  ibv_qp_attr a{};
-  ibv_qp_init_attr init{};
-  if (int rc =
-          ibv_query_qp(m_qp.get(), &a,
-                       IBV_QP_STATE | IBV_QP_PATH_MTU | IBV_QP_AV | IBV_QP_ACCESS_FLAGS |
-                           IBV_QP_MAX_QP_RD_ATOMIC | IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_TIMEOUT |
-                           IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY | IBV_QP_MIN_RNR_TIMER,
-                       &init);
-      rc != 0)
-    throw_verbs("ibv_query_qp", dev, rc);
-  if (a.qp_state != IBV_QPS_RTS)
-    throw std::runtime_error("rdma_cm reported the connection to " + m_cm->peer_name() +
-                             " established, but the QP on " + dev + " is in state " +
-                             std::to_string(a.qp_state) + ", not RTS");
-  const auto needed = static_cast<unsigned>(access_for(m_config.op) & ~IBV_ACCESS_LOCAL_WRITE);
-  if ((a.qp_access_flags & needed) != needed)
-    throw std::runtime_error("rdma_cm gave the QP on " + dev + " access flags " +
-                             std::to_string(a.qp_access_flags) + ", without the remote " +
-                             to_string(m_config.op) + " access the test needs");
-  if (m_config.op == rdma_op::read && (a.max_rd_atomic == 0 || a.max_dest_rd_atomic == 0))
-    throw std::runtime_error("rdma_cm connected " + dev + " to " + m_cm->peer_name() +
-                             " with no outstanding RDMA reads (initiator depth " +
-                             std::to_string(a.max_rd_atomic) + ", responder resources " +
-                             std::to_string(a.max_dest_rd_atomic) + ")");
-  m_path_mtu = static_cast<int>(a.path_mtu);
-  m_cm_qp = {{"timeout", a.timeout},
-             {"retry_count", a.retry_cnt},
-             {"rnr_retry", a.rnr_retry},
-             {"min_rnr_timer", a.min_rnr_timer}};
-  m_init_reads = a.max_rd_atomic;
-  m_local.out_reads = a.max_dest_rd_atomic;
-  if (a.ah_attr.is_global) {
-    m_gid_index = a.ah_attr.grh.sgid_index;
-    for (const auto& g : m_port.gids)
-      if (g.index == m_gid_index) {
-        m_local.gid = g.gid;
-        m_local.gid_kind = g.type;
-      }
-    m_local.has_gid = true;
-  }
 }
 
 void endpoint::post(rdma_op op, std::uint64_t size, std::uint64_t wr_id, bool signaled) {
@@ -402,21 +407,20 @@ void endpoint::post_recv(std::uint64_t wr_id) {
 
 void endpoint::post_recvs(std::span<const std::uint64_t> wr_ids) {
   if (wr_ids.empty()) return;
-  std::vector<ibv_sge> sges(wr_ids.size());
-  std::vector<ibv_recv_wr> wrs(wr_ids.size());
-  for (std::size_t i = 0; i < wr_ids.size(); ++i) {
-    sges[i].addr = reinterpret_cast<std::uint64_t>(target());
-    sges[i].length = static_cast<std::uint32_t>(m_config.max_size);
-    sges[i].lkey = m_mr->lkey;
-    wrs[i].wr_id = wr_ids[i];
-    wrs[i].sg_list = &sges[i];
-    wrs[i].num_sge = 1;
-    wrs[i].next = i + 1 < wrs.size() ? &wrs[i + 1] : nullptr;
-  }
-  ibv_recv_wr* bad = nullptr;
-  if (int rc = ibv_post_recv(m_qp.get(), wrs.data(), &bad); rc != 0)
-    throw_verbs("ibv_post_recv (" + std::to_string(wr_ids.size()) + " chained, work request " +
-                    std::to_string(bad ? bad->wr_id : 0) + " refused)",
+  ibv_sge sge{};
+  sge.addr = reinterpret_cast<std::uint64_t>(target());
+  sge.length = static_cast<std::uint32_t>(m_config.max_size);
+  sge.lkey = m_mr->lkey;
+  std::uint64_t refused = 0;
+  ibv_qp* qp = m_qp.get();
+  const int rc = post_receive_chains(
+      wr_ids, sge,
+      [qp](ibv_recv_wr* head, ibv_recv_wr*& bad) { return ibv_post_recv(qp, head, &bad); },
+      refused);
+  if (rc != 0)
+    throw_verbs("ibv_post_recv (" + std::to_string(wr_ids.size()) + " receives in chains of " +
+                    std::to_string(recv_chain_max) + ", work request " + std::to_string(refused) +
+                    " refused)",
                 m_port.device_name, rc);
 }
 

@@ -18,6 +18,7 @@
 #include "transports/rdma/params.hpp"
 #include "transports/rdma/qp_connector.hpp"
 #include "transports/rdma/rdma_memory.hpp"
+#include "transports/rdma/relaxed_ordering.hpp"
 #include "transports/rdma/verbs.hpp"
 
 namespace gpubench::transports::rdma {
@@ -37,6 +38,8 @@ struct endpoint_config {
   completion_mode completion = completion_mode::poll;
   std::uint8_t tclass = 0;  // GRH traffic class of the address handle
   std::uint8_t sl = 0;      // service level of the address handle
+  int pkey_index = 0;       // P_Key index of the QP (control channel path)
+  bool relaxed_ordering = true;  // ask for PCIe relaxed ordering on the memory region
   // The control connection's local address: without --rdma-device / --gid-index, the device
   // and GID that hold it are chosen (the rail that reaches the peer). Empty: not known.
   std::string local_address;
@@ -58,7 +61,8 @@ class endpoint {
   const endpoint_info& peer() const { return m_peer; }
   qp_connector* connector() const { return m_cm.get(); }
   // The rdma_cm path, once the connector has established the connection: validates the peer's
-  // buffer and learns the path MTU, GID and read depths the connection was given.
+  // buffer, sets the RNR timer rdma_cm leaves at 0 (endpoint_cm.cpp) and learns the path MTU,
+  // GID, P_Key and read depths the connection was given.
   void attach_peer(const endpoint_info& peer);
 
   // Local regions of the registered buffer, each max_size long: what this side sends or
@@ -96,7 +100,7 @@ class endpoint {
   int poll_recv(std::span<ibv_wc> out) { return poll(m_recv_cq.get(), out, "receive"); }
 
   // Path facts for the result's context: device, provider, link layer, rate, firmware, NUMA,
-  // MTU, GID, depths and inline size.
+  // MTU, GID, P_Key, depths, inline size and relaxed ordering.
   nlohmann::json describe() const;
   std::optional<line_rate> rate() const;
 
@@ -130,6 +134,13 @@ class endpoint {
   std::uint8_t m_init_reads = 1;
   endpoint_info m_local, m_peer;
   nlohmann::json m_cm_qp;  // the QP attributes rdma_cm chose, for describe()
+  unsigned m_qp_access = 0;            // the remote access the operation needs on the QP
+  relaxed_ordering_outcome m_relaxed;  // how the memory region was registered
+  std::uint32_t m_inline_default = 0;  // the provider's latency default (without --rdma-inline)
+  std::string m_inline_fallback;       // set when the provider refused the inline size
+  int m_pkey_index = 0;
+  std::optional<std::uint16_t> m_pkey;  // the P_Key at that index, host byte order
+  std::string m_rnr_timer_why;          // rdma_cm: how min_rnr_timer came about
 };
 
 }  // namespace gpubench::transports::rdma

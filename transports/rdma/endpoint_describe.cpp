@@ -44,6 +44,12 @@ nlohmann::json endpoint::describe() const {
   j["tx_depth"] = m_tx_depth;
   j["inline"] = max_inline();          // what posts use
   j["inline_granted"] = m_max_inline;  // what the provider granted the QP
+  if (!m_config.inline_size) j["inline_default"] = m_inline_default;  // the provider's
+  if (!m_inline_fallback.empty()) j["inline_fallback"] = m_inline_fallback;
+  j["relaxed_ordering"] = m_relaxed.used;
+  j["relaxed_ordering_choice"] = m_relaxed.why;
+  j["pkey_index"] = m_pkey_index;
+  if (m_pkey) j["pkey"] = pkey_text(*m_pkey);
   j["completion"] = to_string(m_config.completion) == "event"
                         ? "event (completion channel, ibv_req_notify_cq)"
                         : "poll (busy-polling the CQ)";
@@ -51,6 +57,7 @@ nlohmann::json endpoint::describe() const {
   if (m_cm) {
     j.update(m_cm->describe());
     j["qp_attributes"] = m_cm_qp;  // as rdma_cm set them, read back
+    j["min_rnr_timer_choice"] = m_rnr_timer_why;
   } else {
     j["connection"] = "control channel exchange";
     j["traffic_class"] = m_config.tclass;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <cstdio>
 #include <sstream>
 
 #include "core/errors.hpp"
@@ -65,6 +66,8 @@ rdma_options parse_rdma_options(const core::run_context& ctx) {
   o.port = static_cast<int>(bounded(ctx, "rdma-port", 1, 255, 1));
   if (ctx.option("gid-index"))
     o.gid_index = static_cast<int>(bounded(ctx, "gid-index", 0, 65535, 0));
+  o.pkey_index = static_cast<int>(bounded(ctx, "pkey-index", 0, max_pkey_index, 0));
+  o.peer_pkey_index = static_cast<int>(bounded(ctx, "peer-pkey-index", 0, max_pkey_index, 0));
   o.peer_device = ctx.option("peer-rdma-device");
   o.peer_port = static_cast<int>(bounded(ctx, "peer-rdma-port", 1, 255, 1));
   if (ctx.option("peer-gid-index"))
@@ -89,16 +92,52 @@ rdma_options parse_rdma_options(const core::run_context& ctx) {
   if (auto v = ctx.option("rdma-completion")) o.completion = parse_completion(*v);
   o.tclass = static_cast<std::uint8_t>(bounded(ctx, "rdma-tclass", 0, 255, 0));
   o.sl = static_cast<std::uint8_t>(bounded(ctx, "rdma-sl", 0, 15, 0));
-  if (o.rdma_cm && (o.tclass != 0 || o.sl != 0))
+  if (auto v = ctx.option("rdma-relaxed-ordering")) o.relaxed_ordering = parse_relaxed_ordering(*v);
+  // With rdma_cm the type of service (--rdma-tclass) is set on the id before the route is
+  // resolved; the service level comes from the path rdma_cm resolves (or the ToS it maps).
+  if (o.rdma_cm && o.sl != 0)
     throw core::usage_error(
-        "--rdma-tclass and --rdma-sl apply to the address handle of --rdma-cm off; with "
-        "--rdma-cm on rdma_cm builds the path (set the type of service there, e.g. with "
-        "cma_roce_tos)");
+        "--rdma-sl applies to the address handle of --rdma-cm off; with --rdma-cm on rdma_cm "
+        "takes the service level from the path it resolves (use --rdma-tclass, which sets "
+        "the type of service there)");
   if (o.rdma_cm && (o.gid_index || o.peer_gid_index))
     throw core::usage_error(
         "--gid-index does not apply with --rdma-cm on: rdma_cm uses the GID "
         "of the peer's IP address");
+  if (o.rdma_cm && (o.pkey_index != 0 || o.peer_pkey_index != 0))
+    throw core::usage_error(
+        "--pkey-index does not apply with --rdma-cm on: rdma_cm uses the P_Key of the "
+        "IP interface (the IPoIB child interface of the partition)");
   return o;
+}
+
+bool parse_relaxed_ordering(const std::string& text) {
+  if (text == "on") return true;
+  if (text == "off") return false;
+  throw core::usage_error("--rdma-relaxed-ordering: '" + text + "' is not on or off");
+}
+
+std::string pkey_index_problem(int index, int table_len, std::uint16_t pkey) {
+  const std::string what = "--pkey-index " + std::to_string(index);
+  // Ports without a P_Key table (iWARP) take the default index; nothing there to check.
+  if (index == 0 && table_len <= 0) return {};
+  if (index < 0 || index >= table_len)
+    return what + " is outside the port's P_Key table (" +
+           (table_len > 0 ? "indices 0.." + std::to_string(table_len - 1)
+                          : std::string("the port reports no entries")) +
+           ")";
+  // The low 15 bits are the partition; 0 there is the invalid key, an empty slot.
+  if ((pkey & 0x7fff) == 0)
+    return what + " names an empty entry (P_Key " + pkey_text(pkey) +
+           "): a queue pair on it joins no partition; see the port's P_Key table "
+           "(/sys/class/infiniband/DEVICE/ports/PORT/pkeys)";
+  return {};
+}
+
+std::string pkey_text(std::uint16_t pkey) {
+  char hex[16];
+  std::snprintf(hex, sizeof hex, "0x%04x", static_cast<unsigned>(pkey));
+  return hex;
 }
 
 std::string to_string(completion_mode m) {
@@ -116,12 +155,42 @@ bool use_inline(rdma_op op, std::uint64_t size, std::uint32_t wanted, std::uint3
   return op != rdma_op::read && host_memory && size <= std::min(wanted, granted);
 }
 
+std::uint32_t provider_inline_default(rdma_op op, const std::string& provider,
+                                      const std::string& device_name, std::uint32_t vendor_id) {
+  if (op == rdma_op::read) return 0;
+  const std::uint32_t connectx = op == rdma_op::write ? default_inline_write : default_inline_send;
+  // Providers whose send queue entries hold less inline data than ConnectX's.
+  struct limit {
+    const char* provider;
+    std::uint32_t vendor_id;  // 0: match by provider name only
+    std::uint32_t bytes;
+  };
+  static constexpr limit limits[] = {
+      {"bnxt_re", 0x14e4, 96},  // Broadcom NetXtreme
+      {"efa", 0x1d0f, 32},      // Amazon
+      {"qedr", 0, 128},         // Marvell FastLinQ
+      {"erdma", 0, 96},         // Alibaba
+      {"hns", 0, 32},           // HiSilicon
+  };
+  if (provider == "mlx5" || provider == "mlx4" || provider == "cxgb4") return connectx;
+  if (provider == "irdma") return device_name.rfind("i40iw", 0) == 0 ? 48 : 101;
+  for (const auto& l : limits)
+    if (provider == l.provider) return l.bytes;
+  // A provider name gpubench does not know: the vendor decides (Mellanox's IEEE OUI for
+  // ConnectX; the PCI vendor for the others).
+  if (vendor_id == 0x02c9) return connectx;
+  for (const auto& l : limits)
+    if (l.vendor_id != 0 && vendor_id == l.vendor_id) return l.bytes;
+  return 0;
+}
+
 std::uint32_t wanted_inline(test_kind test, rdma_op op, memory_kind memory,
-                            std::optional<std::uint32_t> requested) {
+                            std::optional<std::uint32_t> requested,
+                            std::uint32_t provider_default) {
   if (op == rdma_op::read || memory == memory_kind::cuda) return 0;
   if (requested) return *requested;
   if (test == test_kind::bandwidth) return 0;
-  return op == rdma_op::write ? default_inline_write : default_inline_send;
+  return provider_default;
 }
 
 std::string uni_direction(rdma_op op) {

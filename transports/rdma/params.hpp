@@ -18,6 +18,11 @@ inline constexpr std::uint32_t default_cq_mod = 100;
 // perftest's largest inline sizes that do not slow small messages down on ConnectX.
 inline constexpr std::uint32_t default_inline_write = 220;
 inline constexpr std::uint32_t default_inline_send = 236;
+// P_Key indices a port may have (the table length is a 16-bit field).
+inline constexpr int max_pkey_index = 65535;
+// The RNR NAK timer a responder advertises (perftest's 12: 0.64 ms before the sender retries);
+// the kernel CM's default, 0, means 655 ms.
+inline constexpr std::uint8_t default_min_rnr_timer = 12;
 // Responder resources asked for; clamped to the device and then to the peer.
 inline constexpr std::uint32_t default_out_reads = 16;
 // perftest's bandwidth iterations: work requests in one bandwidth sample.
@@ -46,10 +51,12 @@ struct rdma_options {
   std::optional<std::string> device;  // --rdma-device, default: the first active port
   int port = 1;                       // --rdma-port
   std::optional<int> gid_index;       // --gid-index
+  int pkey_index = 0;                 // --pkey-index (perftest --pkey_index)
   // What the --peer server should use (its own defaults when unset).
   std::optional<std::string> peer_device;  // --peer-rdma-device
   int peer_port = 1;                       // --peer-rdma-port
   std::optional<int> peer_gid_index;       // --peer-gid-index
+  int peer_pkey_index = 0;                 // --peer-pkey-index
   std::uint32_t tx_depth = default_tx_depth;
   std::uint32_t cq_mod = default_cq_mod;
   std::optional<std::uint32_t> inline_size;  // --rdma-inline; default per test and operation
@@ -61,20 +68,40 @@ struct rdma_options {
   completion_mode completion = completion_mode::poll;  // --rdma-completion
   std::uint8_t tclass = 0;                             // --rdma-tclass (perftest -T)
   std::uint8_t sl = 0;                                 // --rdma-sl (perftest -S)
+  bool relaxed_ordering = true;                        // --rdma-relaxed-ordering on|off
 };
 
 // Reads --rdma-op (send,write,read | all), --rdma-memory, --rdma-device, --rdma-port,
-// --gid-index, their --peer-* forms, --tx-depth, --cq-mod, --rdma-inline, --rdma-iters,
-// --rdma-direction, --rdma-gpu / --peer-rdma-gpu, --rdma-cm, --rdma-completion, --rdma-tclass
-// and --rdma-sl.
+// --gid-index, --pkey-index, their --peer-* forms, --tx-depth, --cq-mod, --rdma-inline,
+// --rdma-iters, --rdma-direction, --rdma-gpu / --peer-rdma-gpu, --rdma-cm, --rdma-completion,
+// --rdma-tclass, --rdma-sl and --rdma-relaxed-ordering.
 rdma_options parse_rdma_options(const core::run_context& ctx);
 std::vector<rdma_op> parse_ops(const std::string& text);
 memory_kind parse_memory(const std::string& text);
+// --rdma-relaxed-ordering: "on" | "off", else usage_error.
+bool parse_relaxed_ordering(const std::string& text);
 
+// Empty when `index` names a valid P_Key of a port whose table has `table_len` entries and
+// whose entry at `index` reads `pkey` (host byte order); else why not, naming --pkey-index.
+// An entry of 0 (or 0x8000, the invalid key with the membership bit) is an empty slot: a QP
+// on it would never connect. Index 0 on a port without a table (iWARP) is fine.
+std::string pkey_index_problem(int index, int table_len, std::uint16_t pkey);
+// "0xffff": a P_Key as the context and the errors write it.
+std::string pkey_text(std::uint16_t pkey);
+
+// The inline size a latency test asks for by default on a provider, as perftest keeps them:
+// 220 (write) and 236 (send) on ConnectX (mlx4, mlx5) and Chelsio (cxgb4); the limits of
+// providers that hold less: bnxt_re 96, erdma 96, qedr 128, efa 32, hns 32, irdma 101 (the
+// older i40iw 48); 0 on providers perftest does not know (soft-RoCE, soft-iWARP, PVRDMA, ...).
+// `provider` as provider_from() names it; `vendor_id` (ibv_device_attr) decides when the
+// provider name is not one of these. 0 for reads.
+std::uint32_t provider_inline_default(rdma_op op, const std::string& provider,
+                                      const std::string& device_name, std::uint32_t vendor_id);
 // The inline size to ask the QP for. Never for reads (nothing is sent) nor GPU memory (the
-// CPU would have to read the payload); bandwidth tests default to none, like perftest.
+// CPU would have to read the payload); bandwidth tests default to none, like perftest;
+// latency tests to `provider_default` (provider_inline_default).
 std::uint32_t wanted_inline(test_kind test, rdma_op op, memory_kind memory,
-                            std::optional<std::uint32_t> requested);
+                            std::optional<std::uint32_t> requested, std::uint32_t provider_default);
 
 // The directions of a bandwidth case of `op`, as the result's "direction" param (seen from the
 // client, like TCP's): send and write move data to the peer, read pulls it from the peer.

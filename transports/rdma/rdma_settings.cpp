@@ -42,9 +42,11 @@ struct side_keys {
   const char* port;
   const char* gid;
   const char* gpu;
+  const char* pkey;
 };
-constexpr side_keys client_keys{"device", "port", "gid_index", "gpu"};
-constexpr side_keys server_keys{"peer_device", "peer_port", "peer_gid_index", "peer_gpu"};
+constexpr side_keys client_keys{"device", "port", "gid_index", "gpu", "pkey_index"};
+constexpr side_keys server_keys{"peer_device", "peer_port", "peer_gid_index", "peer_gpu",
+                                "peer_pkey_index"};
 
 side_settings side(const nlohmann::json& p, const side_keys& k) {
   side_settings s;
@@ -53,6 +55,7 @@ side_settings side(const nlohmann::json& p, const side_keys& k) {
   if (p.contains(k.gid) && !p.at(k.gid).is_null())
     s.gid_index = static_cast<int>(integer(p, k.gid, 0, 65535));
   if (p.contains(k.gpu)) s.gpu = static_cast<int>(integer(p, k.gpu, 0, 1023));
+  if (p.contains(k.pkey)) s.pkey_index = static_cast<int>(integer(p, k.pkey, 0, max_pkey_index));
   return s;
 }
 
@@ -61,6 +64,8 @@ void put_side(nlohmann::json& j, const side_settings& s, const side_keys& k) {
   j[k.port] = s.port;
   if (s.gid_index) j[k.gid] = *s.gid_index;
   j[k.gpu] = s.gpu;
+  // Absent means 0: requests of clients before --pkey-index read as they always did.
+  if (s.pkey_index != 0) j[k.pkey] = s.pkey_index;
 }
 
 }  // namespace
@@ -78,6 +83,7 @@ nlohmann::json to_params(const rdma_settings& s) {
   j["completion"] = to_string(s.completion);
   j["tclass"] = s.tclass;
   j["sl"] = s.sl;
+  j["relaxed_ordering"] = s.relaxed_ordering;
   put_side(j, s.client, client_keys);
   put_side(j, s.server, server_keys);
   return j;
@@ -119,6 +125,10 @@ rdma_settings settings_from(const nlohmann::json& p) {
     }
     if (p.contains("tclass")) s.tclass = static_cast<std::uint8_t>(integer(p, "tclass", 0, 255));
     if (p.contains("sl")) s.sl = static_cast<std::uint8_t>(integer(p, "sl", 0, 15));
+    if (p.contains("relaxed_ordering")) {
+      if (!p.at("relaxed_ordering").is_boolean()) bad("relaxed_ordering is not a boolean");
+      s.relaxed_ordering = p.at("relaxed_ordering").get<bool>();
+    }
     s.client = side(p, client_keys);
     s.server = side(p, server_keys);
     return s;

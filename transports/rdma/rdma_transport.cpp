@@ -56,6 +56,8 @@ endpoint_config config_for(const rdma_settings& s, const side_settings& side,
   c.completion = s.completion;
   c.tclass = s.tclass;
   c.sl = s.sl;
+  c.pkey_index = side.pkey_index;
+  c.relaxed_ordering = s.relaxed_ordering;
   if (setup.oob) c.local_address = setup.oob->local_address();
   return c;
 }
