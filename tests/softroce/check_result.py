@@ -1,5 +1,6 @@
 """Checks a soft-RoCE result file (tests/softroce): every net.rdma.* case ends ok on rxe0,
-names its device, port, GID index and type (RoCE v2) and MTU, and its values are plausible
+names its device, port, GID index and type (RoCE v2), MTU and 4 KiB buffers (the tests run
+--sizes 4K), and its values are plausible
 (bandwidth above 0 and below the port's line rate, latency above 1 us).
 
 usage: check_result.py FILE LABEL [--rdma-cm on|off] [--completion poll|event]
@@ -46,7 +47,12 @@ for case in run["results"]:
                       ("mtu", ctx.get("mtu") in (256, 512, 1024, 2048, 4096)),
                       ("link_layer", ctx.get("link_layer") == "Ethernet"),
                       ("connection", (ctx.get("connection") == "rdma_cm") == (cm == "on")),
-                      ("completion_mode", ctx.get("completion_mode") == completion)):
+                      ("completion_mode", ctx.get("completion_mode") == completion),
+                      # Source and target buffers, each its own region of the largest size
+                      # (--sizes 4K), within rxe's limits: nothing left out.
+                      ("buffers", ctx.get("buffers", {}).get("largest_message") == 4096
+                       and ctx.get("buffers", {}).get("region_bytes") == 4096),
+                      ("sizes_left_out", "sizes_left_out" not in ctx)):
         if not ok:
             problem(f"{name}: context {field} = {ctx.get(field)!r}")
     peak = case.get("peak")
