@@ -145,6 +145,14 @@ class active_endpoint {
   virtual point_totals finish() = 0;
   // One-way latency = sample time / iterations / this.
   virtual double latency_divisor() const { return 2; }
+  // When the case's buffers (on either side) hold less than its largest size: the largest
+  // message they hold and why (RDMA: a device's memory-region limit). The driver leaves the
+  // larger sizes out and says so; nothing when every size fits.
+  struct size_limit {
+    std::uint64_t largest = 0;
+    std::string why;
+  };
+  virtual std::optional<size_limit> message_limit() const { return std::nullopt; }
 };
 
 class passive_endpoint {

@@ -200,8 +200,13 @@ void run_guarded(core::case_state& state, const std::string& peer,
 }
 
 void run_latency_points(core::case_state& state, p2p_link& link) {
+  run_latency_points(state, link, state.sizes());
+}
+
+void run_latency_points(core::case_state& state, p2p_link& link,
+                        const std::vector<std::uint64_t>& sizes) {
   auto& session = link.session();
-  for (const std::uint64_t size : state.sizes()) {
+  for (const std::uint64_t size : sizes) {
     transports::point_spec spec;
     spec.kind = transports::pattern::latency;
     spec.bytes = size;
@@ -239,8 +244,14 @@ void calibrate(core::case_state& state, control::client_session& session,
 
 void run_bandwidth_points(core::case_state& state, p2p_link& link, transports::direction dir,
                           unsigned streams, const sample_target& target) {
+  run_bandwidth_points(state, link, dir, streams, target, state.sizes());
+}
+
+void run_bandwidth_points(core::case_state& state, p2p_link& link, transports::direction dir,
+                          unsigned streams, const sample_target& target,
+                          const std::vector<std::uint64_t>& sizes) {
   auto& session = link.session();
-  for (const std::uint64_t size : state.sizes()) {
+  for (const std::uint64_t size : sizes) {
     transports::point_spec spec;
     spec.kind = transports::pattern::bandwidth;
     spec.dir = dir;

@@ -71,6 +71,9 @@ void run_guarded(core::case_state& state, const std::string& peer,
 // One latency point per size of the case: `iterations` round trips per sample (fewer for
 // large messages), one-way latency, CPU cost per GB and per message in the point's extra.
 void run_latency_points(core::case_state& state, p2p_link& link);
+// The same over `sizes` (a subset of the case's, e.g. those its buffers hold).
+void run_latency_points(core::case_state& state, p2p_link& link,
+                        const std::vector<std::uint64_t>& sizes);
 
 // One bandwidth point per size: `dir` and the case's streams. Before each point, calibration
 // probes (sample_sizing.hpp, the point's warm-up) measure the rate, and each sample then moves
@@ -80,5 +83,8 @@ void run_latency_points(core::case_state& state, p2p_link& link);
 // the number of probes, beside the CPU cost.
 void run_bandwidth_points(core::case_state& state, p2p_link& link, transports::direction dir,
                           unsigned streams, const sample_target& target = {});
+void run_bandwidth_points(core::case_state& state, p2p_link& link, transports::direction dir,
+                          unsigned streams, const sample_target& target,
+                          const std::vector<std::uint64_t>& sizes);
 
 }  // namespace gpubench::benchmarks::network

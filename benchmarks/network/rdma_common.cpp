@@ -6,6 +6,8 @@
 #include "core/errors.hpp"
 #include "transports/control/client.hpp"
 #include "transports/net/socket.hpp"
+#include "transports/rdma/buffer_plan.hpp"
+#include "transports/rdma/device_choice.hpp"
 #include "transports/rdma/device_info.hpp"
 #include "transports/rdma/params.hpp"
 #include "transports/rdma/rdma_settings.hpp"
@@ -44,6 +46,24 @@ rdma::rdma_settings settings_for(const core::case_state& state, rdma::test_kind 
   return s;
 }
 
+// The case's sizes that both sides' buffers hold (a device may register less than the case's
+// largest size: PVRDMA 1 GiB per region). The others are left out, named in the context with
+// the reason; the case is skipped when none is left.
+std::vector<std::uint64_t> sizes_that_fit(core::case_state& state, network::p2p_link& link) {
+  auto sizes = state.sizes();
+  const auto limit = link.session().endpoint().message_limit();
+  if (!limit) return sizes;
+  std::vector<std::uint64_t> fit, left_out;
+  for (const auto size : sizes)
+    (size <= limit->largest ? fit : left_out).push_back(size);
+  const std::string why = "above " + rdma::size_text(limit->largest) + ", the largest message " +
+                          "the buffers hold: " + limit->why;
+  if (fit.empty()) throw core::skip_case("no size of the case fits: every one is " + why);
+  if (!left_out.empty())
+    state.context_info()["sizes_left_out"] = {{"sizes", left_out}, {"reason", why}};
+  return fit;
+}
+
 }  // namespace
 
 std::string rdma_peer_param(const core::run_context& ctx) {
@@ -60,10 +80,12 @@ void add_rdma_options(core::registry& r) {
   };
   add({"rdma-op", "RDMA operations: send, write, read (comma-separated) or all", "all"});
   add({"rdma-memory", "RDMA buffers: host, or cuda (GPUDirect RDMA)", "host"});
-  add({"rdma-device", "RDMA device (default: the first with an active port)", ""});
+  add({"rdma-device",
+       "RDMA device (default: the one on the path to the peer, or the only active one)", ""});
   add({"rdma-port", "RDMA port number", "1"});
   add({"gid-index", "RoCE GID index (default: chosen, IPv4 RoCE v2 first)", ""});
-  add({"peer-rdma-device", "RDMA device the --peer server uses (default: its first)", ""});
+  add({"peer-rdma-device",
+       "RDMA device the --peer server uses (default: the one on its path to this host)", ""});
   add({"peer-rdma-port", "RDMA port the --peer server uses", "1"});
   add({"peer-gid-index", "RoCE GID index the --peer server uses", ""});
   add({"pkey-index", "RDMA: P_Key index of the queue pair (partitioned InfiniBand fabrics)", "0"});
@@ -108,20 +130,28 @@ core::requirement_status rdma_requirement(const core::run_context& ctx) {
 std::vector<nlohmann::json> rdma_cases(const core::run_context& ctx, rdma::test_kind test) {
   network::check_p2p_options(ctx);  // a bad value stops the run before anything is measured
   const auto o = rdma::parse_rdma_options(ctx);
+  const auto devices = rdma::describe_devices();
   std::string device;
   if (o.device) {
     device = *o.device;
-  } else {
-    // The device the endpoint will choose: the one holding the address the control
-    // connection will leave from (the route towards --peer; 127.0.0.1 in loopback, which no
-    // device holds), else the first whose port is active.
+  } else if (!o.rdma_cm) {
+    // The device the endpoint will choose (device_choice.hpp) from the address the control
+    // connection will leave from: the route towards --peer, 127.0.0.1 in loopback. On a host
+    // with several active devices and none on that path, every case is skipped naming them.
     std::string local = "127.0.0.1";
     if (ctx.peer)
       if (auto a = transports::net::local_address_towards(
               transports::net::parse_endpoint(*ctx.peer, transports::control::default_port)))
         local = *a;
-    device = rdma::expected_device(rdma::describe_devices(), o.port, local);
+    const auto choice = rdma::choose_device(devices, o.port, rdma::control_path_for(local));
+    if (choice.refused) throw core::skip_case(choice.why);
+    device = choice.device.empty() && !devices.empty() ? devices.front().name : choice.device;
   }
+  // iWARP connects only through rdma_cm: say so once rather than per case.
+  if (!o.rdma_cm)
+    for (const auto& d : devices)
+      if (d.name == device && rdma::is_iwarp(d.provider, d.node_type))
+        throw core::skip_case(rdma::iwarp_manual_refusal(device));
   std::vector<nlohmann::json> cases;
   for (const auto op : o.ops) {
     // Bandwidth cases name the way data moves, as TCP's do; a read pulls from the peer.
@@ -163,8 +193,9 @@ void run_rdma_points(core::case_state& state, rdma::test_kind test) {
     network::p2p_link link(state, table, "rdma", params);
     // The driver's loopback label says no NIC was crossed; RDMA loopback goes through the HCA.
     if (!state.context().peer) state.context_info()["peer"] = rdma_peer_param(state.context());
+    const auto sizes = sizes_that_fit(state, link);
     if (test == rdma::test_kind::latency) {
-      network::run_latency_points(state, link);
+      network::run_latency_points(state, link, sizes);
       return;
     }
     // One queue pair. Samples are sized from the calibrated rate (about 50 ms each); perftest's
@@ -176,7 +207,7 @@ void run_rdma_points(core::case_state& state, rdma::test_kind test) {
     target.floor_messages = std::max<std::uint64_t>(o.iterations, o.tx_depth);
     network::run_bandwidth_points(
         state, link, transports::parse_direction(state.params().at("direction").get<std::string>()),
-        1, target);
+        1, target, sizes);
   });
 }
 

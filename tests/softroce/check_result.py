@@ -1,6 +1,7 @@
 """Checks a soft-RoCE result file (tests/softroce): every net.rdma.* case ends ok on rxe0,
-names its device, port, GID index and type (RoCE v2), MTU, P_Key index (0) and relaxed
-ordering (and, with rdma_cm, how the RNR timer was set), and its values are plausible
+names its device, port, GID index and type (RoCE v2), MTU, P_Key index (0), relaxed
+ordering (and, with rdma_cm, how the RNR timer was set) and 4 KiB buffers (the tests run
+--sizes 4K), and its values are plausible
 (bandwidth above 0 and below the port's line rate, latency above 1 us).
 
 usage: check_result.py FILE LABEL [--rdma-cm on|off] [--completion poll|event]
@@ -53,7 +54,12 @@ for case in run["results"]:
                        and bool(ctx.get("relaxed_ordering_choice"))),
                       ("pkey_index", ctx.get("pkey_index") == 0),
                       ("min_rnr_timer_choice",
-                       (cm == "on") == bool(ctx.get("min_rnr_timer_choice")))):
+                       (cm == "on") == bool(ctx.get("min_rnr_timer_choice"))),
+                      # Source and target buffers, each its own region of the largest size
+                      # (--sizes 4K), within rxe's limits: nothing left out.
+                      ("buffers", ctx.get("buffers", {}).get("largest_message") == 4096
+                       and ctx.get("buffers", {}).get("region_bytes") == 4096),
+                      ("sizes_left_out", "sizes_left_out" not in ctx)):
         if not ok:
             problem(f"{name}: context {field} = {ctx.get(field)!r}")
     peak = case.get("peak")

@@ -3,46 +3,16 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
-#include <fstream>
-#include <random>
 
+#include "sysfs_fixture.hpp"
+#include "transports/rdma/device_choice.hpp"
 #include "transports/rdma/device_info.hpp"
 #include "transports/rdma/system_info.hpp"
 
 namespace rdma = gpubench::transports::rdma;
 namespace fs = std::filesystem;
 
-namespace {
-
-class fixture_dir {
- public:
-  fixture_dir() {
-    std::random_device rd;
-    m_root = fs::temp_directory_path() / ("gpubench-rdma-sysfs-" + std::to_string(rd()));
-    fs::create_directories(m_root);
-  }
-  ~fixture_dir() {
-    std::error_code ec;
-    fs::remove_all(m_root, ec);
-  }
-  fixture_dir(const fixture_dir&) = delete;
-  fixture_dir& operator=(const fixture_dir&) = delete;
-
-  void write(const fs::path& rel, const std::string& text) {
-    fs::create_directories((m_root / rel).parent_path());
-    std::ofstream(m_root / rel) << text << "\n";
-  }
-  void link(const fs::path& rel, const fs::path& target) {
-    fs::create_directories((m_root / rel).parent_path());
-    fs::create_directory_symlink(target, m_root / rel);
-  }
-  const fs::path& root() const { return m_root; }
-
- private:
-  fs::path m_root;
-};
-
-}  // namespace
+using fixture_dir = gpubench::test::sysfs_fixture;
 
 TEST(RdmaDeviceInfo, PvrdmaOverRoceFromSysfs) {
   fixture_dir f;
@@ -119,7 +89,7 @@ TEST(RdmaDeviceInfo, RdmaCoreVersionFromLibraryName) {
   EXPECT_FALSE(rdma::rdma_core_version_from_path("/usr/lib/libibverbs.so.1"));
 }
 
-TEST(RdmaDeviceInfo, ExpectedDeviceHoldsTheControlAddress) {
+TEST(RdmaDeviceInfo, ChosenDeviceHoldsTheControlAddress) {
   // Two RoCE NICs; the route to the peer leaves from 198.18.1.1, which mlx5_1 holds.
   fixture_dir f;
   const fs::path cls = f.root() / "class";
@@ -136,9 +106,69 @@ TEST(RdmaDeviceInfo, ExpectedDeviceHoldsTheControlAddress) {
   const auto devices = rdma::describe_devices(cls);
   ASSERT_EQ(devices.size(), 2u);
   EXPECT_EQ(devices[1].ports[0].gids.size(), 2u) << "zero GIDs are left out";
-  EXPECT_EQ(rdma::expected_device(devices, 1, "198.18.1.1"), "mlx5_1");
-  EXPECT_EQ(rdma::expected_device(devices, 1, "198.18.0.1"), "mlx5_0");
-  // Loopback: nobody holds 127.0.0.1, so the first active device, as before.
-  EXPECT_EQ(rdma::expected_device(devices, 1, "127.0.0.1"), "mlx5_0");
-  EXPECT_EQ(rdma::expected_device({}, 1, "127.0.0.1"), "");
+  const auto choose = [&](const std::string& address, bool loopback) {
+    rdma::control_path path;
+    path.local_address = address;
+    path.loopback = loopback;
+    return rdma::choose_device(devices, 1, path);
+  };
+  EXPECT_EQ(choose("198.18.1.1", false).device, "mlx5_1");
+  EXPECT_EQ(choose("198.18.0.1", false).device, "mlx5_0");
+  EXPECT_NE(choose("198.18.0.1", false).why.find("GID table holds 198.18.0.1"), std::string::npos);
+  // Loopback: nobody holds 127.0.0.1; both QPs are on this host, so the first active device.
+  const auto loop = choose("127.0.0.1", true);
+  EXPECT_EQ(loop.device, "mlx5_0");
+  EXPECT_FALSE(loop.refused);
+  EXPECT_NE(loop.why.find("loopback"), std::string::npos) << loop.why;
+  EXPECT_EQ(rdma::choose_device({}, 1, {}).device, "");
+  EXPECT_FALSE(rdma::choose_device({}, 1, {}).refused);
+}
+
+TEST(RdmaDeviceInfo, NetdevOfARocePortAndItsSpeed) {
+  fixture_dir f;
+  f.link("class/infiniband/mlx5_0/device", f.root() / "pci" / "0000:3b:00.0");
+  f.mkdir("pci/0000:3b:00.0/net/ens1f0np0");
+  f.write("class/infiniband/mlx5_0/ports/1/state", "4: ACTIVE");
+  f.write("class/infiniband/mlx5_0/ports/1/link_layer", "Ethernet");
+  f.write("class/infiniband/mlx5_0/ports/1/gid_attrs/ndevs/0", "ens1f0np0");
+  f.write("class/infiniband/mlx5_0/ports/1/gid_attrs/ndevs/3", "ens1f0np0.100");
+  f.write("class/infiniband/mlx5_1/ports/1/state", "4: ACTIVE");
+  f.link("class/infiniband/mlx5_1/device", f.root() / "pci" / "0000:3b:00.1");
+  f.mkdir("pci/0000:3b:00.1/net/ens1f1np1");
+  const auto devices = rdma::describe_devices(f.root() / "class" / "infiniband");
+  ASSERT_EQ(devices.size(), 2u);
+  // The GID in use decides (a VLAN interface on index 3), else the port's first netdev.
+  EXPECT_EQ(rdma::port_netdev(devices[0], 1, 3), "ens1f0np0.100");
+  EXPECT_EQ(rdma::port_netdev(devices[0], 1, 1), "ens1f0np0");
+  EXPECT_EQ(rdma::port_netdev(devices[0], 1, -1), "ens1f0np0");
+  // No GID netdevs in sysfs: the interface of the same PCI function.
+  EXPECT_EQ(rdma::port_netdev(devices[1], 1, 0), "ens1f1np1");
+
+  f.write("net/ens1f0np0/speed", "40000");
+  f.link("net/ens1f0np0/device/driver", f.root() / "drivers" / "mlx5_core");
+  f.write("net/veth0/speed", "-1");
+  const auto l = rdma::read_netdev_link("ens1f0np0", f.root() / "net");
+  EXPECT_EQ(l.name, "ens1f0np0");
+  EXPECT_EQ(l.speed_mbps, 40000);
+  EXPECT_EQ(l.driver, "mlx5_core");
+  EXPECT_FALSE(rdma::read_netdev_link("veth0", f.root() / "net").speed_mbps);
+  EXPECT_FALSE(rdma::read_netdev_link("absent", f.root() / "net").speed_mbps);
+}
+
+TEST(RdmaDeviceInfo, IwarpDevicesConnectOnlyThroughRdmaCm) {
+  EXPECT_TRUE(rdma::is_iwarp("siw", "RNIC"));
+  EXPECT_TRUE(rdma::is_iwarp("irdma", "RNIC"));  // irdma's iWARP mode: node type decides
+  EXPECT_TRUE(rdma::is_iwarp("cxgb4", ""));
+  EXPECT_FALSE(rdma::is_iwarp("irdma", "CA"));  // irdma's RoCE mode
+  EXPECT_FALSE(rdma::is_iwarp("rxe", "CA"));
+  const auto why = rdma::iwarp_manual_refusal("siw0");
+  EXPECT_NE(why.find("siw0 is an iWARP device"), std::string::npos) << why;
+  EXPECT_NE(why.find("--rdma-cm on"), std::string::npos) << why;
+
+  // From sysfs: a soft-iWARP device is recognised by its node type.
+  fixture_dir f;
+  f.write("class/siw0/node_type", "4: RNIC");
+  const auto d = rdma::describe_devices(f.root() / "class");
+  ASSERT_EQ(d.size(), 1u);
+  EXPECT_TRUE(rdma::is_iwarp(d[0].provider, d[0].node_type));
 }

@@ -4,7 +4,6 @@
 #include <cctype>
 
 #include "core/system/sysfs.hpp"
-#include "transports/rdma/gid_select.hpp"
 
 namespace gpubench::transports::rdma {
 
@@ -79,7 +78,9 @@ port_description describe_port(const fs::path& dir) {
   if (auto lid = core::read_int(dir / "lid"); lid && *lid > 0) p.lid = static_cast<int>(*lid);
   for (const auto& f : sorted_children(dir / "gid_attrs" / "ndevs")) {
     auto n = core::read_line(f);
-    if (n && !n->empty() && std::find(p.netdevs.begin(), p.netdevs.end(), *n) == p.netdevs.end())
+    if (!n || n->empty()) continue;
+    p.netdev_of_gid[std::atoi(f.filename().c_str())] = *n;
+    if (std::find(p.netdevs.begin(), p.netdevs.end(), *n) == p.netdevs.end())
       p.netdevs.push_back(*n);
   }
   for (const auto& f : sorted_children(dir / "gids")) {
@@ -112,10 +113,21 @@ std::string provider_label(const std::string& provider) {
   return provider;
 }
 
+bool is_iwarp(const std::string& provider, const std::string& node_type) {
+  return node_type == "RNIC" || provider == "siw" || provider == "cxgb4";
+}
+
+std::string iwarp_manual_refusal(const std::string& device) {
+  return device +
+         " is an iWARP device (node type RNIC): iWARP queue pairs are connected by rdma_cm, "
+         "which sets the connection up over TCP, and cannot be moved to RTS by the control "
+         "channel exchange: use --rdma-cm on";
+}
+
 std::string path_label(const std::string& provider, const std::string& node_type,
                        const std::string& link_layer, const std::string& rate_text) {
   const std::string who = provider_label(provider);
-  if (node_type == "RNIC" || provider == "siw" || provider == "cxgb4") return who + " over iWARP";
+  if (is_iwarp(provider, node_type)) return who + " over iWARP";
   if (link_layer == "Ethernet") return who + " over RoCE";
   // InfiniBand: the generation is what architects name ("InfiniBand HDR").
   std::string gen;
@@ -127,22 +139,6 @@ std::string path_label(const std::string& provider, const std::string& node_type
     gen = space == std::string::npos ? inside : inside.substr(space + 1);
   }
   return "InfiniBand" + (gen.empty() ? std::string() : " " + gen) + " (" + provider + ")";
-}
-
-std::string expected_device(const std::vector<device_description>& devices, int port,
-                            const std::string& local_address) {
-  const auto address = gid_of_address(local_address);
-  std::string first_active;
-  for (const auto& d : devices)
-    for (const auto& p : d.ports) {
-      if (p.number != port || p.state != "ACTIVE") continue;
-      if (first_active.empty()) first_active = d.name;
-      if (!address) continue;
-      for (const auto& text : p.gids)
-        if (gid_of_address(text) == address) return d.name;
-    }
-  if (!first_active.empty()) return first_active;
-  return devices.empty() ? std::string() : devices.front().name;
 }
 
 std::vector<device_description> describe_devices(const fs::path& root) {
@@ -159,6 +155,8 @@ std::vector<device_description> describe_devices(const fs::path& root) {
     if (auto n = core::read_int(dir / "device" / "numa_node"); n && *n >= 0)
       d.numa_node = static_cast<int>(*n);
     d.pci_address = link_name(dir / "device");
+    for (const auto& n : sorted_children(dir / "device" / "net"))
+      d.pci_netdevs.push_back(n.filename().string());
     for (const auto& p : sorted_children(dir / "ports"))
       d.ports.push_back(describe_port(p));
     out.push_back(std::move(d));
@@ -191,6 +189,26 @@ nlohmann::json to_json(const device_description& d) {
     j["ports"].push_back(std::move(pj));
   }
   return j;
+}
+
+std::string port_netdev(const device_description& d, int port, int gid_index) {
+  for (const auto& p : d.ports) {
+    if (p.number != port) continue;
+    if (const auto it = p.netdev_of_gid.find(gid_index); it != p.netdev_of_gid.end())
+      return it->second;
+    if (!p.netdevs.empty()) return p.netdevs.front();
+  }
+  return d.pci_netdevs.empty() ? std::string() : d.pci_netdevs.front();
+}
+
+netdev_link read_netdev_link(const std::string& name, const fs::path& sysfs_net) {
+  netdev_link l;
+  l.name = name;
+  // Virtual links (veth, some virtio) report -1 or refuse the read: unknown, not zero.
+  if (auto speed = core::read_int(sysfs_net / name / "speed"); speed && *speed > 0)
+    l.speed_mbps = *speed;
+  l.driver = link_name(sysfs_net / name / "device" / "driver");
+  return l;
 }
 
 void add_rdma_devices(nlohmann::json& system, const fs::path& root) {

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <filesystem>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -21,8 +22,9 @@ struct port_description {
   std::string rate_text;   // "100 Gb/sec (4X EDR)"
   std::optional<line_rate> rate;
   std::optional<int> lid;
-  std::vector<std::string> netdevs;  // Ethernet interfaces behind the port's GIDs
-  std::vector<std::string> gids;     // non-zero GID table entries, as sysfs writes them
+  std::vector<std::string> netdevs;          // Ethernet interfaces behind the port's GIDs
+  std::map<int, std::string> netdev_of_gid;  // gid_attrs/ndevs/<index>
+  std::vector<std::string> gids;             // non-zero GID table entries, as sysfs writes them
 };
 
 struct device_description {
@@ -35,6 +37,7 @@ struct device_description {
   std::string board_id;
   std::optional<int> numa_node;
   std::string pci_address;
+  std::vector<std::string> pci_netdevs;  // device/net/*: interfaces of the same PCI function
   std::vector<port_description> ports;
 };
 
@@ -43,6 +46,11 @@ struct device_description {
 std::string provider_from(const std::string& driver, const std::string& device_name);
 // "PVRDMA (VMware paravirtual)", "NVIDIA ConnectX (mlx5)", ...; unknown providers as given.
 std::string provider_label(const std::string& provider);
+// iWARP (node type RNIC, or an iWARP-only provider): its queue pairs connect only through
+// rdma_cm (the connection is set up over TCP), never by moving them through the states by hand.
+bool is_iwarp(const std::string& provider, const std::string& node_type);
+// Why an iWARP device is skipped on the control channel path, and what to use instead.
+std::string iwarp_manual_refusal(const std::string& device);
 // The whole path in words: "PVRDMA (VMware paravirtual) over RoCE", "InfiniBand HDR (mlx5)".
 std::string path_label(const std::string& provider, const std::string& node_type,
                        const std::string& link_layer, const std::string& rate_text);
@@ -53,12 +61,13 @@ std::vector<device_description> describe_devices(
 
 nlohmann::json to_json(const device_description& d);
 
-// The device an endpoint will pick without --rdma-device (what the case's params name before
-// any connection): the first whose port `port` is active and whose GID table holds
-// `local_address` (the address the control connection leaves from), else the first with the
-// port active, else the first device; empty when there is none.
-std::string expected_device(const std::vector<device_description>& devices, int port,
-                            const std::string& local_address);
+// The Ethernet interface behind port `port` of a RoCE device: the one of GID `gid_index` (the
+// GID in use), else the port's first, else the first of the device's PCI function; empty when
+// sysfs names none.
+std::string port_netdev(const device_description& d, int port, int gid_index);
+// What sysfs says of an interface's link: /sys/class/net/<name>/speed and its driver.
+netdev_link read_netdev_link(const std::string& name,
+                             const std::filesystem::path& sysfs_net = "/sys/class/net");
 
 // Sets system["rdma_devices"] to every device under `root`, leaving the other keys alone.
 void add_rdma_devices(nlohmann::json& system,

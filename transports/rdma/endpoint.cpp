@@ -12,12 +12,15 @@
 #include "core/errors.hpp"
 #include "transports/rdma/recv_chain.hpp"
 #include "transports/rdma/relaxed_ordering.hpp"
+#include "transports/rdma/buffer_plan.hpp"
+#include "transports/rdma/device_choice.hpp"
 
 namespace gpubench::transports::rdma {
 
 namespace {
 
 constexpr std::size_t page = 4096;
+constexpr std::size_t gpu_granule = 64 * 1024;  // GPUDirect registers whole GPU pages
 
 device_description sysfs_of(const std::string& name) {
   for (auto& d : describe_devices())
@@ -35,13 +38,21 @@ int access_for(rdma_op op) {
   return a;
 }
 
+// The memory regions' access: the QP's, and on iWARP a read's sink also takes remote writes
+// (iWARP carries the read response as a write into the sink's tagged buffer).
+int region_access(rdma_op op, bool iwarp) {
+  int a = access_for(op);
+  if (iwarp && op == rdma_op::read) a |= IBV_ACCESS_REMOTE_WRITE;
+  return a;
+}
+
 std::string address_note(const std::string& address) {
   return address.empty() ? std::string("the control connection's local address (unknown)")
                          : address + ", the control connection's local address";
 }
 
-// The device and port: rdma_cm's, --rdma-device, the one whose GID table holds the control
-// connection's local address (the rail that reaches the peer), or the first active one.
+// The device and port: rdma_cm's, --rdma-device, or the one on the control connection's path
+// (device_choice.hpp); with several active devices and none on that path, a refusal naming them.
 opened_port choose_port(const endpoint_config& c, qp_connector* cm, std::string& why) {
   if (cm) {
     why = "rdma_cm: the device its route to " + cm->peer_name() + " leaves through";
@@ -51,28 +62,21 @@ opened_port choose_port(const endpoint_config& c, qp_connector* cm, std::string&
     why = "--rdma-device";
     return open_port(c.device, c.port);
   }
-  if (const auto address = gid_of_address(c.local_address))
-    if (auto found = open_port_holding(*address, c.port)) {
-      why = "its GID table holds " + address_note(c.local_address);
-      return std::move(found->port);
-    }
-  why = "the first device with an active port " + std::to_string(c.port) + ": none holds " +
-        address_note(c.local_address);
+  const auto choice = choose_device(describe_devices(), c.port, control_path_for(c.local_address));
+  if (choice.refused) throw core::skip_case(choice.why);
+  if (!choice.device.empty()) {
+    why = choice.why;
+    return open_port(choice.device, c.port);
+  }
+  why = "the first device with an active port " + std::to_string(c.port) +
+        " (sysfs lists none with it active)";
   return open_port(std::nullopt, c.port);
 }
 
-// IBV_ACCESS_RELAXED_ORDERING is an enumerator, which #ifdef cannot see: the build's configure
-// step compiles a probe and sets GPUBENCH_IBV_RELAXED_ORDERING.
-#if GPUBENCH_IBV_RELAXED_ORDERING
-constexpr bool relaxed_ordering_in_headers = true;
-#else
-constexpr bool relaxed_ordering_in_headers = false;
-#endif
-
-// The memory region's flags: the QP's, and relaxed ordering when asked (a region-only flag:
-// a QP given it would refuse the transition).
-int mr_access(rdma_op op, bool relaxed) {
-  int a = access_for(op);
+// A memory region's flags: region_access's, and relaxed ordering when asked (a region-only
+// flag: a QP given it would refuse the transition).
+int mr_access(rdma_op op, bool iwarp, bool relaxed) {
+  int a = region_access(op, iwarp);
 #if GPUBENCH_IBV_RELAXED_ORDERING
   if (relaxed) a |= IBV_ACCESS_RELAXED_ORDERING;
 #else
@@ -139,9 +143,17 @@ endpoint::endpoint(const endpoint_config& c, std::unique_ptr<qp_connector> cm)
           "GID of the IP address");
     m_config.port = m_port.port;
   }
-  if (c.max_size == 0 || c.max_size > m_port.port_attr.max_msg_sz)
-    throw std::runtime_error("message size " + std::to_string(c.max_size) + " exceeds " + dev +
-                             "'s maximum of " + std::to_string(m_port.port_attr.max_msg_sz));
+  m_iwarp = ctx->device->transport_type == IBV_TRANSPORT_IWARP ||
+            is_iwarp(m_sysfs.provider, m_sysfs.node_type);
+  if (m_iwarp && !m_cm) throw core::skip_case(iwarp_manual_refusal(dev));
+  if (c.max_size == 0) throw std::logic_error("RDMA endpoint without a message size");
+  // Buffers within what the device registers and carries (PVRDMA: 1 GiB per region); sizes
+  // above the plan's largest are left out of the case, saying why (message_limit()).
+  m_buffers = plan_buffers(c.max_size, c.memory == memory_kind::cuda ? gpu_granule : page,
+                           da.max_mr_size, m_port.port_attr.max_msg_sz, dev);
+  if (m_buffers.largest_message == 0)
+    throw core::skip_case("no message fits " + dev + "'s buffers: " + m_buffers.limit);
+  m_config.max_size = m_buffers.largest_message;
 
   // rdma_cm resolves the path, GID included; the control channel path picks the GID here.
   // Without --gid-index, the GID holding the control connection's local address is the
@@ -169,14 +181,20 @@ endpoint::endpoint(const endpoint_config& c, std::unique_ptr<qp_connector> cm)
   m_pd.reset(ibv_alloc_pd(ctx));
   if (!m_pd) throw_verbs("ibv_alloc_pd", dev, errno);
 
-  m_stride = (c.max_size + page - 1) / page * page;
-  m_memory = c.memory == memory_kind::cuda ? make_cuda_memory(2 * m_stride, c.gpu)
-                                           : make_host_memory(2 * m_stride);
-  m_mr = register_with_relaxed_ordering(
-      [&](bool relaxed) {
-        return m_memory->register_region(m_pd.get(), mr_access(c.op, relaxed), dev);
-      },
-      c.relaxed_ordering, relaxed_ordering_in_headers, m_relaxed);
+  // Source and target are separate allocations, each its own memory region, so a region is
+  // never larger than the largest message (rounded up to a page).
+  const auto region = static_cast<std::size_t>(m_buffers.region_bytes);
+  for (auto* m : {&m_source, &m_target})
+    *m = c.memory == memory_kind::cuda ? make_cuda_memory(region, c.gpu) : make_host_memory(region);
+  const auto register_one = [&](rdma_memory& m) {
+    return register_with_relaxed_ordering(
+        [&](bool relaxed) {
+          return m.register_region(m_pd.get(), mr_access(c.op, m_iwarp, relaxed), dev);
+        },
+        c.relaxed_ordering, relaxed_ordering_in_headers, m_relaxed);
+  };
+  m_source_mr = register_one(*m_source);
+  m_target_mr = register_one(*m_target);
 
   // Depths within what both the queues and the CQs can hold, after the provider's own
   // rounding (vmw_pvrdma: powers of two), so every queue asked for is one the device grants.
@@ -206,7 +224,7 @@ endpoint::endpoint(const endpoint_config& c, std::unique_ptr<qp_connector> cm)
   // Inline only from memory the CPU can read, and only up to what was asked for; without
   // --rdma-inline, latency tests ask for what the provider is known to hold.
   m_inline_default = provider_inline_default(c.op, m_sysfs.provider, dev, da.vendor_id);
-  m_want_inline = m_memory->host_accessible()
+  m_want_inline = m_source->host_accessible()
                       ? wanted_inline(c.test, c.op, c.memory, c.inline_size, m_inline_default)
                       : 0;
   create_qp(m_want_inline, pow2, max_wr);
@@ -231,9 +249,9 @@ endpoint::endpoint(const endpoint_config& c, std::unique_ptr<qp_connector> cm)
   m_local.lid = m_port.port_attr.lid;
   m_local.qpn = m_qp->qp_num;
   m_local.psn = random_psn();
-  m_local.rkey = m_mr->rkey;
+  m_local.rkey = m_target_mr->rkey;
   m_local.addr = reinterpret_cast<std::uint64_t>(target());
-  m_local.length = c.max_size;
+  m_local.length = m_config.max_size;
   m_local.link = m_port.link;
   m_local.mtu = static_cast<std::uint8_t>(m_port.port_attr.active_mtu);
   // Responder resources this side offers: as many reads as the device accepts as target.
@@ -249,7 +267,7 @@ endpoint::endpoint(const endpoint_config& c, std::unique_ptr<qp_connector> cm)
 }
 
 std::uint32_t endpoint::max_inline() const {
-  return m_memory->host_accessible() ? std::min(m_want_inline, m_max_inline) : 0;
+  return m_source->host_accessible() ? std::min(m_want_inline, m_max_inline) : 0;
 }
 
 void endpoint::create_qp(std::uint32_t want_inline, bool pow2, std::uint32_t max_wr) {
@@ -283,9 +301,9 @@ void endpoint::create_qp(std::uint32_t want_inline, bool pow2, std::uint32_t max
 }
 
 void endpoint::check_peer(const endpoint_info& peer) const {
-  if (peer.length < m_config.max_size)
-    throw std::runtime_error("the peer's buffer (" + std::to_string(peer.length) +
-                             " bytes) is smaller than the largest message");
+  // A peer whose device holds less than this side's buffers limits the case (largest_message());
+  // the decoder already refused an empty buffer.
+  if (peer.length == 0) throw std::runtime_error("the peer offered an empty buffer");
 }
 
 void endpoint::connect(const endpoint_info& peer) {
@@ -344,7 +362,7 @@ void endpoint::connect(const endpoint_info& peer) {
 void endpoint::post(rdma_op op, std::uint64_t size, std::uint64_t wr_id, bool signaled) {
   ibv_sge sge{};
   sge.length = static_cast<std::uint32_t>(size);
-  sge.lkey = m_mr->lkey;
+  sge.lkey = m_source_mr->lkey;
   ibv_send_wr wr{};
   wr.wr_id = wr_id;
   wr.sg_list = &sge;
@@ -364,13 +382,14 @@ void endpoint::post(rdma_op op, std::uint64_t size, std::uint64_t wr_id, bool si
     case rdma_op::read:
       wr.opcode = IBV_WR_RDMA_READ;
       sge.addr = reinterpret_cast<std::uint64_t>(target());  // the response lands here
+      sge.lkey = m_target_mr->lkey;
       wr.wr.rdma.remote_addr = m_peer.addr;
       wr.wr.rdma.rkey = m_peer.rkey;
       break;
   }
   // Inline copies the payload at post time: small messages skip the DMA read of it. Only
   // from host memory (the CPU would copy a device pointer) and only up to what was asked.
-  if (use_inline(op, size, m_want_inline, m_max_inline, m_memory->host_accessible()))
+  if (use_inline(op, size, m_want_inline, m_max_inline, m_source->host_accessible()))
     wr.send_flags |= IBV_SEND_INLINE;
   ibv_send_wr* bad = nullptr;
   if (int rc = ibv_post_send(m_qp.get(), &wr, &bad); rc != 0)
@@ -395,7 +414,7 @@ void endpoint::post_recv(std::uint64_t wr_id) {
   ibv_sge sge{};
   sge.addr = reinterpret_cast<std::uint64_t>(target());
   sge.length = static_cast<std::uint32_t>(m_config.max_size);
-  sge.lkey = m_mr->lkey;
+  sge.lkey = m_target_mr->lkey;
   ibv_recv_wr wr{};
   wr.wr_id = wr_id;
   wr.sg_list = &sge;
@@ -410,7 +429,7 @@ void endpoint::post_recvs(std::span<const std::uint64_t> wr_ids) {
   ibv_sge sge{};
   sge.addr = reinterpret_cast<std::uint64_t>(target());
   sge.length = static_cast<std::uint32_t>(m_config.max_size);
-  sge.lkey = m_mr->lkey;
+  sge.lkey = m_target_mr->lkey;
   std::uint64_t refused = 0;
   ibv_qp* qp = m_qp.get();
   const int rc = post_receive_chains(

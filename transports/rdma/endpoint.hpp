@@ -12,6 +12,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "transports/rdma/buffer_plan.hpp"
 #include "transports/rdma/device_info.hpp"
 #include "transports/rdma/exchange.hpp"
 #include "transports/rdma/numa_binding.hpp"
@@ -67,9 +68,13 @@ class endpoint {
 
   // Local regions of the registered buffer, each max_size long: what this side sends or
   // writes from, and where the peer's data lands (receives, writes, read responses).
-  std::byte* source() { return m_memory->data(); }
-  std::byte* target() { return m_memory->data() + m_stride; }
-  bool host_memory() const { return m_memory->host_accessible(); }
+  std::byte* source() { return m_source->data(); }
+  std::byte* target() { return m_target->data(); }
+  bool host_memory() const { return m_source->host_accessible(); }
+  // The largest message both sides' buffers hold (after connecting: the smaller of the two),
+  // and, when that is below the case's largest size, why (this device's limits or the peer's).
+  std::uint64_t largest_message() const;
+  std::string size_limit_reason() const;
   std::uint32_t tx_depth() const { return m_tx_depth; }
   std::uint32_t rx_depth() const { return m_rx_depth; }
   // The inline size posts use: what was asked for, within what the provider granted; 0
@@ -102,9 +107,11 @@ class endpoint {
   // Path facts for the result's context: device, provider, link layer, rate, firmware, NUMA,
   // MTU, GID, P_Key, depths, inline size and relaxed ordering.
   nlohmann::json describe() const;
+  // The port's line rate (port_line_rate: on RoCE the netdev's speed).
   std::optional<line_rate> rate() const;
 
  private:
+  std::optional<netdev_link> netdev() const;
   int poll(ibv_cq* cq, std::span<ibv_wc> out, const char* which);
 
   void check_peer(const endpoint_info& peer) const;
@@ -117,14 +124,17 @@ class endpoint {
   device_description m_sysfs;
   numa_binding m_binding;  // before the memory, so its pages are placed on the node
   pd_ptr m_pd;
-  std::unique_ptr<rdma_memory> m_memory;
-  mr_ptr m_mr;
+  buffer_plan m_buffers;
+  bool m_iwarp = false;
+  std::unique_ptr<rdma_memory> m_source;  // what this side sends or writes from
+  std::unique_ptr<rdma_memory> m_target;  // where receives, the peer's writes and reads land
+  mr_ptr m_source_mr;
+  mr_ptr m_target_mr;
   channel_ptr m_channel;  // event mode only; outlives the CQs attached to it
   bool m_armed = false;   // both CQs asked for an event since the last one arrived
   cq_ptr m_send_cq;
   cq_ptr m_recv_cq;
   std::unique_ptr<ibv_qp, qp_release> m_qp;  // destroyed first
-  std::size_t m_stride = 0;
   std::uint32_t m_tx_depth = 0, m_rx_depth = 0, m_max_inline = 0;
   std::uint32_t m_want_inline = 0;  // what was asked for: posts inline at most this much
   std::uint32_t m_send_wrs = 0;     // the window plus the sync slot of bandwidth tests

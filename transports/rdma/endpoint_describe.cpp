@@ -1,15 +1,37 @@
-// What an endpoint tells a result about its path: the port's line rate and the device, link,
-// GID, memory and queue facts for the result's context.
+// What an endpoint tells a result about its path: the port's line rate, the largest message
+// its buffers and the peer's hold, and the device, link, GID, memory and queue facts for the
+// result's context.
 #include "transports/rdma/endpoint.hpp"
+
+#include <algorithm>
 
 namespace gpubench::transports::rdma {
 
+// On RoCE the netdev of the GID in use (or the port's, or the PCI function's).
+std::optional<netdev_link> endpoint::netdev() const {
+  if (m_port.link != link_layer::ethernet) return std::nullopt;
+  const std::string name = port_netdev(m_sysfs, m_config.port, m_gid_index);
+  if (name.empty()) return std::nullopt;
+  return read_netdev_link(name);
+}
+
 std::optional<line_rate> endpoint::rate() const {
-  if (auto r = rate_from_codes(m_port.port_attr.active_speed, m_port.port_attr.active_width))
-    return r;
+  std::string sysfs_rate;
   for (const auto& p : m_sysfs.ports)
-    if (p.number == m_config.port && p.rate) return p.rate;
-  return std::nullopt;
+    if (p.number == m_config.port) sysfs_rate = p.rate_text;
+  return port_line_rate(m_port.link == link_layer::ethernet, m_port.port_attr.active_speed,
+                        m_port.port_attr.active_width, sysfs_rate, netdev());
+}
+
+std::uint64_t endpoint::largest_message() const {
+  return m_peer.length > 0 ? std::min(m_config.max_size, m_peer.length) : m_config.max_size;
+}
+
+std::string endpoint::size_limit_reason() const {
+  if (m_peer.length > 0 && m_peer.length < m_config.max_size)
+    return "the peer's buffers hold at most " + std::to_string(m_peer.length) +
+           " bytes (its device's limits: see the server's context, buffers)";
+  return m_buffers.limit;
 }
 
 nlohmann::json endpoint::describe() const {
@@ -27,6 +49,13 @@ nlohmann::json endpoint::describe() const {
   if (const auto speed = speed_from_code(m_port.port_attr.active_speed)) j["speed"] = speed->name;
   if (const auto lanes = lanes_from_code(m_port.port_attr.active_width)) j["width"] = *lanes;
   if (!rate_text.empty()) j["rate"] = rate_text;
+  if (const auto n = netdev()) {
+    // RoCE: the speed and width above are the driver's InfiniBand codes for the Ethernet
+    // speed; the netdev's speed is what the line rate (peak) comes from.
+    j["netdev"] = n->name;
+    if (n->speed_mbps) j["netdev_speed_mbps"] = *n->speed_mbps;
+  }
+  if (const auto r = rate()) j["line_rate_basis"] = r->basis;
   if (!m_sysfs.firmware.empty()) j["firmware"] = m_sysfs.firmware;
   j["numa"] = m_sysfs.numa_node ? nlohmann::json(*m_sysfs.numa_node) : nlohmann::json(nullptr);
   j["numa_binding"] = m_binding.note();
@@ -40,7 +69,14 @@ nlohmann::json endpoint::describe() const {
   } else {
     j["lid"] = m_local.lid;
   }
-  j["memory"] = m_memory->describe();
+  j["memory"] = m_source->describe();
+  nlohmann::json buffers = {{"regions", "source and target, each its own memory region"},
+                            {"region_bytes", m_buffers.region_bytes},
+                            {"largest_message", m_buffers.largest_message},
+                            {"max_mr_size", m_port.device_attr.max_mr_size},
+                            {"max_msg_sz", m_port.port_attr.max_msg_sz}};
+  if (!m_buffers.limit.empty()) buffers["limit"] = m_buffers.limit;
+  j["buffers"] = std::move(buffers);
   j["tx_depth"] = m_tx_depth;
   j["inline"] = max_inline();          // what posts use
   j["inline_granted"] = m_max_inline;  // what the provider granted the QP

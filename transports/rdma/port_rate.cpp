@@ -78,6 +78,33 @@ std::optional<line_rate> rate_from_sysfs(const std::string& text) {
   return r;
 }
 
+std::optional<line_rate> port_line_rate(bool ethernet, std::uint8_t active_speed,
+                                        std::uint8_t active_width, const std::string& sysfs_rate,
+                                        const std::optional<netdev_link>& netdev) {
+  if (ethernet && netdev && netdev->speed_mbps && *netdev->speed_mbps > 0) {
+    line_rate r;
+    r.gbit_per_s = static_cast<double>(*netdev->speed_mbps) / 1000.0;
+    r.gbyte_per_s = r.gbit_per_s / 8.0;
+    const std::string driver =
+        netdev->driver.empty() ? "its driver" : "the " + netdev->driver + " driver";
+    r.basis = fmt::format(
+        "{} {} Mb/s as {} claims it (sysfs speed of the port's netdev, not a measured "
+        "uplink), {:.4g} GB/s per direction",
+        netdev->name, *netdev->speed_mbps, driver, r.gbyte_per_s);
+    if (netdev->driver == "vmxnet3") r.basis += "; vmxnet3 reports 10000 Mb/s whatever the uplink";
+    return r;
+  }
+  auto r = rate_from_codes(active_speed, active_width);
+  if (!r) r = rate_from_sysfs(sysfs_rate);
+  if (r && ethernet)
+    r->basis =
+        "the port's InfiniBand speed and width codes, which the driver maps from the "
+        "Ethernet speed (" +
+        (netdev ? netdev->name + " gives no speed" : std::string("no netdev found")) +
+        "): " + r->basis;
+  return r;
+}
+
 std::optional<int> mtu_bytes(int code) {
   if (code < 1 || code > 5) return std::nullopt;
   return 128 << code;

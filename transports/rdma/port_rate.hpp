@@ -32,6 +32,22 @@ std::optional<line_rate> rate_from_codes(std::uint8_t active_speed, std::uint8_t
 // figure, used when the codes are unknown (PVRDMA and newer speeds).
 std::optional<line_rate> rate_from_sysfs(const std::string& text);
 
+// An Ethernet interface's link as sysfs states it.
+struct netdev_link {
+  std::string name;                     // "ens6f0np0"
+  std::optional<long long> speed_mbps;  // /sys/class/net/<name>/speed; absent when unknown
+  std::string driver;                   // "mlx5_core"; empty when there is no device link
+};
+
+// The line rate of a port. InfiniBand: the active speed and width codes, else the kernel's
+// sysfs rate. Ethernet (RoCE): the speed of the port's netdev, as its driver claims it; the
+// codes there are the driver's mapping of an Ethernet speed onto InfiniBand lanes (40 GbE is
+// "4X QDR", whose 8b/10b data rate is 32 Gb/s; soft-RoCE below 1 GbE says "1X SDR") and are
+// used, said so, only when the netdev gives no speed.
+std::optional<line_rate> port_line_rate(bool ethernet, std::uint8_t active_speed,
+                                        std::uint8_t active_width, const std::string& sysfs_rate,
+                                        const std::optional<netdev_link>& netdev);
+
 // enum ibv_mtu codes 1..5 <-> 256..4096 bytes.
 std::optional<int> mtu_bytes(int code);
 std::optional<int> mtu_code(int bytes);

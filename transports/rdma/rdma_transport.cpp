@@ -2,6 +2,7 @@
 // runs ping-pongs (send, write) or reads for latency, and a window of work requests for
 // bandwidth; the passive side answers ping-pongs, keeps receives posted for send bandwidth,
 // and otherwise only waits, since RDMA reads and writes need no CPU on the target.
+#include <algorithm>
 #include <cstring>
 #include <stdexcept>
 #include <vector>
@@ -79,10 +80,11 @@ void connect_over(endpoint& ep, const endpoint_setup& setup) {
 }
 
 // Both sides check a point against the case: the passive side gets it from the network.
-void check_point(const point_spec& spec, const rdma_settings& s) {
-  if (spec.bytes == 0 || spec.bytes > s.max_bytes)
+void check_point(const point_spec& spec, const rdma_settings& s, const endpoint& ep) {
+  const std::uint64_t largest = std::min(s.max_bytes, ep.largest_message());
+  if (spec.bytes == 0 || spec.bytes > largest)
     throw std::runtime_error("RDMA point of " + std::to_string(spec.bytes) +
-                             " bytes: the case's buffers hold 1.." + std::to_string(s.max_bytes));
+                             " bytes: the case's buffers hold 1.." + std::to_string(largest));
   if (spec.kind != (s.test == test_kind::latency ? pattern::latency : pattern::bandwidth))
     throw std::runtime_error("RDMA point of the wrong kind for a " +
                              std::string(s.test == test_kind::latency ? "latency" : "bandwidth") +
@@ -129,7 +131,7 @@ class rdma_active final : public active_endpoint {
   }
 
   void prepare(const point_spec& spec) override {
-    check_point(spec, m_s);
+    check_point(spec, m_s, m_ep);
     m_spec = spec;
     m_mark = 0;
     if (m_s.test == test_kind::latency && m_s.op == rdma_op::write) {
@@ -164,6 +166,11 @@ class rdma_active final : public active_endpoint {
   }
 
   double latency_divisor() const override { return m_s.op == rdma_op::read ? 1 : 2; }
+
+  std::optional<size_limit> message_limit() const override {
+    if (m_ep.largest_message() >= m_s.max_bytes) return std::nullopt;
+    return size_limit{m_ep.largest_message(), m_ep.size_limit_reason()};
+  }
 
  private:
   void latency_round() {
@@ -249,7 +256,7 @@ class rdma_passive final : public passive_endpoint {
   nlohmann::json describe() const override { return m_ep.describe(); }
 
   void prepare(const point_spec& spec) override {
-    check_point(spec, m_s);
+    check_point(spec, m_s, m_ep);
     m_spec = spec;
     if (m_s.test == test_kind::latency && m_s.op == rdma_op::write) {
       std::memset(m_ep.target(), 0, spec.bytes);

@@ -12,6 +12,14 @@
 
 namespace gpubench::transports::rdma {
 
+// IBV_ACCESS_RELAXED_ORDERING is an enumerator, which #ifdef cannot see: the build's configure
+// step compiles a probe and sets GPUBENCH_IBV_RELAXED_ORDERING.
+#if GPUBENCH_IBV_RELAXED_ORDERING
+constexpr bool relaxed_ordering_in_headers = true;
+#else
+constexpr bool relaxed_ordering_in_headers = false;
+#endif
+
 // What was asked for and what the registration got, for the result's context.
 struct relaxed_ordering_outcome {
   bool used = false;  // the region was registered with the flag

@@ -134,27 +134,6 @@ opened_port open_port(const std::optional<std::string>& name, int port) {
   return out;
 }
 
-std::optional<port_at_address> open_port_holding(const gid_bytes& address, int port) {
-  device_list list;
-  for (int i = 0; i < list.size(); ++i) {
-    context_ptr ctx(ibv_open_device(list.at(i)));
-    if (!ctx || !port_active(ctx.get(), port)) continue;
-    port_at_address out;
-    out.port.port = port;
-    out.port.device_name = ibv_get_device_name(list.at(i));
-    out.port.context = std::move(ctx);
-    out.port.verbs = out.port.context.get();
-    try {
-      query_into(out.port);
-    } catch (const std::exception&) {
-      continue;  // a device this port number does not fit: not the one holding the address
-    }
-    out.gid_index = index_holding(out.port.gids, address);
-    if (out.gid_index >= 0) return out;
-  }
-  return std::nullopt;
-}
-
 opened_port query_port(ibv_context* ctx, int port) {
   opened_port out;
   out.verbs = ctx;

@@ -66,14 +66,6 @@ struct opened_port {
 // Opens `name`, or the first device whose port `port` is active. Throws std::runtime_error
 // (or core::skip_case when no device exists) with the reason.
 opened_port open_port(const std::optional<std::string>& name, int port);
-// The first device whose port `port` is active and whose GID table holds `address` (a RoCE
-// GID is an IP address of the port's interface), with that GID's index; nothing when none
-// does (InfiniBand, loopback addresses, or an interface without RDMA).
-struct port_at_address {
-  opened_port port;
-  int gid_index = -1;
-};
-std::optional<port_at_address> open_port_holding(const gid_bytes& address, int port);
 // Queries a context someone else opened (rdma_cm's): limits, port, GIDs. The port must be
 // active.
 opened_port query_port(ibv_context* ctx, int port);
