@@ -26,17 +26,13 @@ class allgather_op final : public collective_op {
     return transports::collective_call::allgather;
   }
   op_counts counts(std::uint64_t count, int ranks) const override {
-    const std::uint64_t block = count / static_cast<std::uint64_t>(ranks);
+    const std::uint64_t block = block_of(count, ranks);
     const std::uint64_t total = block * static_cast<std::uint64_t>(ranks);
     return {total, block, total, block};
   }
-  double bus_factor(int ranks) const override {
-    return ranks <= 1 ? 0 : static_cast<double>(ranks - 1) / ranks;
-  }
+  double bus_factor(int ranks) const override { return others_share(ranks); }
   std::optional<std::string> no_bandwidth(int ranks) const override {
-    if (ranks >= 2) return std::nullopt;
-    return "one rank: all-gather over a single rank moves no data between ranks, so it has no "
-           "bus bandwidth; measure 2 or more ranks";
+    return below_two_ranks(ranks, "all-gather over a single rank");
   }
   void fill(const check_args& a, std::span<std::byte> send,
             std::span<std::byte> recv) const override {
@@ -54,8 +50,7 @@ class allgather_op final : public collective_op {
     for (int r = 0; r < a.ranks; ++r) {
       const auto want = check_pattern(r, 0, a.seed);
       wrong += count_mismatches(
-          element_block(recv, a.type, static_cast<std::uint64_t>(r) * a.counts.send,
-                        a.counts.send),
+          element_block(recv, a.type, static_cast<std::uint64_t>(r) * a.counts.send, a.counts.send),
           a.type, want);
     }
     return wrong;

@@ -24,9 +24,7 @@ class allreduce_op final : public collective_op {
   transports::collective_call call() const override {
     return transports::collective_call::allreduce_sum;
   }
-  op_counts counts(std::uint64_t count, int) const override {
-    return {count, count, count, count};
-  }
+  op_counts counts(std::uint64_t count, int) const override { return {count, count, count, count}; }
 
   // Each rank sends and receives 2(n-1)/n of the buffer at best (reduce-scatter, then
   // all-gather), so busbw compares with the link rate whatever n is. 0 for a single rank.

@@ -24,15 +24,11 @@ class broadcast_op final : public collective_op {
   transports::collective_call call() const override {
     return transports::collective_call::broadcast;
   }
-  op_counts counts(std::uint64_t count, int) const override {
-    return {count, count, count, count};
-  }
+  op_counts counts(std::uint64_t count, int) const override { return {count, count, count, count}; }
   double bus_factor(int ranks) const override { return ranks <= 1 ? 0 : 1.0; }
   bool rooted() const override { return true; }
   std::optional<std::string> no_bandwidth(int ranks) const override {
-    if (ranks >= 2) return std::nullopt;
-    return "one rank: a broadcast from a rank to itself moves no data between ranks, so it has "
-           "no bus bandwidth; measure 2 or more ranks";
+    return below_two_ranks(ranks, "a broadcast from a rank to itself");
   }
   // The root's receive buffer holds its data too: the source in place, and (MPI has one
   // buffer per rank) what the root keeps out of place. So the check looks at what reached the

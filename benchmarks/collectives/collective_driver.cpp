@@ -72,9 +72,9 @@ scaling_row measure_collective(core::case_state& state, const collective_op& op,
       counts.push_back(total);
   counts.erase(std::unique(counts.begin(), counts.end()), counts.end());
   if (counts.empty())
-    throw core::skip_case(fmt::format(
-        "every message size is smaller than one {} element{}", to_string(req.type),
-        op.counts(1, ranks).total == 0 ? " per rank" : ""));
+    throw core::skip_case(fmt::format("every message size is smaller than one {} element{}",
+                                      to_string(req.type),
+                                      op.counts(1, ranks).total == 0 ? " per rank" : ""));
   std::uint64_t max_send = 0, max_recv = 0;
   for (const std::uint64_t count : counts) {
     const op_counts c = op.counts(count, ranks);

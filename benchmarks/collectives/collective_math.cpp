@@ -45,8 +45,7 @@ double check_value(int rank, std::uint64_t index, std::uint32_t seed) {
                              check_period);
 }
 
-std::array<double, check_period> check_pattern(int rank, std::uint64_t first,
-                                               std::uint32_t seed) {
+std::array<double, check_period> check_pattern(int rank, std::uint64_t first, std::uint32_t seed) {
   std::array<double, check_period> out{};
   for (std::uint64_t i = 0; i < check_period; ++i)
     out[i] = check_value(rank, first + i, seed);

@@ -74,6 +74,25 @@ class collective_op {
   virtual std::uint64_t count_wrong(const check_args& a, std::span<const std::byte> recv) const = 0;
 };
 
+// One rank's block of a message of `count` elements split over `ranks`, rounded down as
+// nccl-tests does (the message is then block x ranks).
+inline std::uint64_t block_of(std::uint64_t count, int ranks) {
+  return count / static_cast<std::uint64_t>(ranks);
+}
+
+// (n-1)/n, the share of a split message that crosses to other ranks; 0 for a single rank.
+inline double others_share(int ranks) {
+  return ranks <= 1 ? 0 : static_cast<double>(ranks - 1) / ranks;
+}
+
+// Why fewer than 2 ranks have no bus bandwidth, `what` moving no data between ranks ("all-gather
+// over a single rank"); nothing from 2 ranks on.
+inline std::optional<std::string> below_two_ranks(int ranks, const std::string& what) {
+  if (ranks >= 2) return std::nullopt;
+  return "one rank: " + what +
+         " moves no data between ranks, so it has no bus bandwidth; measure 2 or more ranks";
+}
+
 // The collectives of this build, each defined in its own file (nccl-tests' operations).
 std::shared_ptr<const collective_op> make_allreduce();
 std::shared_ptr<const collective_op> make_allgather();

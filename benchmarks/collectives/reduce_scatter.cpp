@@ -27,17 +27,13 @@ class reduce_scatter_op final : public collective_op {
     return transports::collective_call::reduce_scatter_sum;
   }
   op_counts counts(std::uint64_t count, int ranks) const override {
-    const std::uint64_t block = count / static_cast<std::uint64_t>(ranks);
+    const std::uint64_t block = block_of(count, ranks);
     const std::uint64_t total = block * static_cast<std::uint64_t>(ranks);
     return {total, total, block, block};
   }
-  double bus_factor(int ranks) const override {
-    return ranks <= 1 ? 0 : static_cast<double>(ranks - 1) / ranks;
-  }
+  double bus_factor(int ranks) const override { return others_share(ranks); }
   std::optional<std::string> no_bandwidth(int ranks) const override {
-    if (ranks >= 2) return std::nullopt;
-    return "one rank: reduce-scatter over a single rank moves no data between ranks, so it has "
-           "no bus bandwidth; measure 2 or more ranks";
+    return below_two_ranks(ranks, "reduce-scatter over a single rank");
   }
   bool supports_in_place() const override { return false; }
   void fill(const check_args& a, std::span<std::byte> send,

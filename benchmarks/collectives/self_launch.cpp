@@ -115,11 +115,10 @@ core::case_result run_self_launch(const self_launch_request& r, const std::strin
     // A rank that died makes the launcher stop the others (SIGTERM), which their case calls
     // an interrupt: the launcher's own word says which rank and how.
     if (c.status == core::case_status::failed)
-      throw std::runtime_error(
-          fmt::format("{} ranks under {}: {}{}", r.ranks, launcher, c.reason,
-                      o.exit_code != 0
-                          ? fmt::format("; `{}` exited with code {}{}", command, o.exit_code, said)
-                          : std::string()));
+      throw std::runtime_error(fmt::format(
+          "{} ranks under {}: {}{}", r.ranks, launcher, c.reason,
+          o.exit_code != 0 ? fmt::format("; `{}` exited with code {}{}", command, o.exit_code, said)
+                           : std::string()));
     if (o.exit_code != 0)
       throw std::runtime_error(
           fmt::format("`{}` exited with code {}{}", command, o.exit_code, said));

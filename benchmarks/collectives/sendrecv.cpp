@@ -25,14 +25,10 @@ class sendrecv_op final : public collective_op {
   transports::collective_call call() const override {
     return transports::collective_call::sendrecv;
   }
-  op_counts counts(std::uint64_t count, int) const override {
-    return {count, count, count, count};
-  }
+  op_counts counts(std::uint64_t count, int) const override { return {count, count, count, count}; }
   double bus_factor(int ranks) const override { return ranks <= 1 ? 0 : 1.0; }
   std::optional<std::string> no_bandwidth(int ranks) const override {
-    if (ranks >= 2) return std::nullopt;
-    return "one rank: a rank sending to itself moves no data between ranks, so it has no bus "
-           "bandwidth; measure 2 or more ranks";
+    return below_two_ranks(ranks, "a rank sending to itself");
   }
   bool supports_in_place() const override { return false; }
   void fill(const check_args& a, std::span<std::byte> send,

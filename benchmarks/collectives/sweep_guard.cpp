@@ -39,17 +39,18 @@ double sweep_guard::spent_s() const {
 }
 
 void sweep_guard::stopped(std::uint64_t last_bytes, const std::string& why) {
-  m_state.context_info()["sweep"] = {{"planned_max_bytes", m_planned.empty() ? 0 : m_planned.back()},
-                                     {"last_bytes", last_bytes},
-                                     {"stopped_because", why}};
+  m_state.context_info()["sweep"] = {
+      {"planned_max_bytes", m_planned.empty() ? 0 : m_planned.back()},
+      {"last_bytes", last_bytes},
+      {"stopped_because", why}};
 }
 
 bool sweep_guard::over_budget(std::uint64_t bytes) {
   const bool over = m_group.any(m_budget_s > 0 && spent_s() >= m_budget_s);
   if (over)
-    stopped(m_last, fmt::format("the case's time budget ({:g} s{}) was spent before {}",
-                                m_budget_s, m_state.context().quick ? ", --quick" : "",
-                                core::format_bytes(bytes)));
+    stopped(m_last,
+            fmt::format("the case's time budget ({:g} s{}) was spent before {}", m_budget_s,
+                        m_state.context().quick ? ", --quick" : "", core::format_bytes(bytes)));
   return over;
 }
 
@@ -67,8 +68,9 @@ bool sweep_guard::bandwidth_bound(std::uint64_t bytes, double busbw) {
   if (!m_quick || m_planned.empty() || bytes >= m_planned.back() ||
       !collectives::bandwidth_bound(m_busbw, bytes))
     return false;
-  stopped(bytes, "bandwidth-bound: busbw grew less than 10 % over each of the last two "
-                 "doublings of the size (quick sweep)");
+  stopped(bytes,
+          "bandwidth-bound: busbw grew less than 10 % over each of the last two "
+          "doublings of the size (quick sweep)");
   return true;
 }
 

@@ -49,9 +49,9 @@ class sweep_guard {
   core::case_state& m_state;
   transports::process_group& m_group;
   double m_budget_s = 0;
-  bool m_quick = false;  // the quick sweep (--quick without --sizes)
+  bool m_quick = false;                  // the quick sweep (--quick without --sizes)
   std::vector<std::uint64_t> m_planned;  // the sizes the sweep would measure
-  std::uint64_t m_last = 0;  // the last size measured
+  std::uint64_t m_last = 0;              // the last size measured
   std::vector<double> m_busbw;
   std::chrono::steady_clock::time_point m_start = std::chrono::steady_clock::now();
 };

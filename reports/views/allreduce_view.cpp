@@ -153,19 +153,20 @@ std::string sweep_note(const std::vector<case_ref>& cases) {
     const auto& sw = c.result->context.value("sweep", nlohmann::json());
     if (!sw.is_object() || !sw.contains("last_bytes")) continue;
     const std::string why = sw.value("stopped_because", std::string("no reason recorded"));
-    ended[why].push_back(fmt::format(
-        "{} node(s){}{} at {} of {}", nodes_of(c), c.label.empty() ? "" : ", ", c.label,
-        format_size(sw.value("last_bytes", std::uint64_t{0})),
-        format_size(sw.value("planned_max_bytes", std::uint64_t{0}))));
+    ended[why].push_back(fmt::format("{} node(s){}{} at {} of {}", nodes_of(c),
+                                     c.label.empty() ? "" : ", ", c.label,
+                                     format_size(sw.value("last_bytes", std::uint64_t{0})),
+                                     format_size(sw.value("planned_max_bytes", std::uint64_t{0}))));
   }
   std::string out;
   for (const auto& [why, which] : ended)
     out += fmt::format("{}Sweeps that ended early ({}): {}.", out.empty() ? "" : " ", why,
                        fmt::join(which, "; "));
   if (short_points > 0)
-    out += fmt::format("{}{} point(s) have fewer samples than the stopping rule asks (their time "
-                       "limit came first): the point tables mark them \"short\".",
-                       out.empty() ? "" : " ", short_points);
+    out += fmt::format(
+        "{}{} point(s) have fewer samples than the stopping rule asks (their time "
+        "limit came first): the point tables mark them \"short\".",
+        out.empty() ? "" : " ", short_points);
   return out;
 }
 

@@ -58,8 +58,8 @@ bool any_peak(const std::vector<case_ref>& cases) {
 std::string samples_text(const core::point_result& p) {
   const std::string n = std::to_string(p.stats.count);
   if (!p.extra.contains("min_samples") || !p.extra.at("min_samples").is_number()) return n;
-  return n + " (short: the rule asks " + std::to_string(p.extra.at("min_samples").get<long long>()) +
-         ")";
+  return n + " (short: the rule asks " +
+         std::to_string(p.extra.at("min_samples").get<long long>()) + ")";
 }
 
 table point_table(const std::vector<case_ref>& cases) {

@@ -20,7 +20,8 @@ namespace {
 std::uint64_t allreduce_wrong(std::span<const std::byte> recv, coll::dtype type, int ranks,
                               std::uint32_t seed) {
   const std::uint64_t count = recv.size() / coll::dtype_size(type);
-  return coll::make_allreduce()->count_wrong({type, 0, ranks, seed, {count, count, count, count}}, recv);
+  return coll::make_allreduce()->count_wrong({type, 0, ranks, seed, {count, count, count, count}},
+                                             recv);
 }
 
 }  // namespace

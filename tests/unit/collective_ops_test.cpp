@@ -54,7 +54,7 @@ host_buf encode(const std::vector<double>& v, dtype t) {
 // What each rank's receive buffer holds after the call, from every rank's send buffer (the
 // libraries' documented semantics, written independently of the operations' checks).
 std::vector<host_buf> simulate_call(transports_call call, const std::vector<host_buf>& send,
-                            const coll::op_counts& c, dtype t) {
+                                    const coll::op_counts& c, dtype t) {
   const int n = static_cast<int>(send.size());
   std::vector<std::vector<double>> in;
   for (const auto& s : send)
@@ -94,8 +94,8 @@ std::vector<host_buf> simulate_call(transports_call call, const std::vector<host
 
 // Runs `op` over `ranks` simulated ranks: fills, simulates, and returns each rank's wrong
 // elements; `corrupt` flips one element of rank 1's result first.
-std::vector<std::uint64_t> check_over(const coll::collective_op& op, int ranks,
-                                      std::uint64_t count, dtype t, bool corrupt = false) {
+std::vector<std::uint64_t> check_over(const coll::collective_op& op, int ranks, std::uint64_t count,
+                                      dtype t, bool corrupt = false) {
   const auto c = op.counts(count, ranks);
   const std::size_t e = coll::dtype_size(t);
   std::vector<host_buf> send;
@@ -245,7 +245,6 @@ TEST(CollectiveOps, AnAllGatherThatLeavesItsOwnBlockOutOfPlaceDoesNotVerify) {
 TEST(CollectiveOps, OnlyTheRootedOperationIsTimedByItsSlowestRank) {
   EXPECT_TRUE(coll::make_broadcast()->rooted());
   for (const auto& op : {coll::make_allreduce(), coll::make_allgather(),
-                         coll::make_reduce_scatter(), coll::make_alltoall(),
-                         coll::make_sendrecv()})
+                         coll::make_reduce_scatter(), coll::make_alltoall(), coll::make_sendrecv()})
     EXPECT_FALSE(op->rooted()) << op->name();
 }

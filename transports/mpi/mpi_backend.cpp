@@ -87,16 +87,15 @@ double host_backend::run(const call_args& args, int iters) {
         rc = MPI_Allgather(send, n, m_mpi_type, m_recv.data(), n, m_mpi_type, m_comm);
         break;
       case collective_call::reduce_scatter_sum:
-        rc = MPI_Reduce_scatter_block(m_send.data(), m_recv.data(), n, m_mpi_type, MPI_SUM,
-                                      m_comm);
+        rc = MPI_Reduce_scatter_block(m_send.data(), m_recv.data(), n, m_mpi_type, MPI_SUM, m_comm);
         break;
       case collective_call::alltoall:
         rc = MPI_Alltoall(m_send.data(), n, m_mpi_type, m_recv.data(), n, m_mpi_type, m_comm);
         break;
       case collective_call::broadcast:
         // One buffer per rank: out of place, the root sends from its send buffer.
-        rc = MPI_Bcast(m_rank == 0 && !args.in_place ? m_send.data() : m_recv.data(), n,
-                       m_mpi_type, 0, m_comm);
+        rc = MPI_Bcast(m_rank == 0 && !args.in_place ? m_send.data() : m_recv.data(), n, m_mpi_type,
+                       0, m_comm);
         break;
       case collective_call::sendrecv:
         rc = MPI_Sendrecv(m_send.data(), n, m_mpi_type, (m_rank + 1) % m_size, sendrecv_tag,

@@ -10,10 +10,10 @@
 #include <stdexcept>
 
 #include "core/errors.hpp"
-#include "transports/rdma/recv_chain.hpp"
-#include "transports/rdma/relaxed_ordering.hpp"
 #include "transports/rdma/buffer_plan.hpp"
 #include "transports/rdma/device_choice.hpp"
+#include "transports/rdma/recv_chain.hpp"
+#include "transports/rdma/relaxed_ordering.hpp"
 
 namespace gpubench::transports::rdma {
 

@@ -37,9 +37,9 @@ struct endpoint_config {
   std::optional<int> gid_index;
   int gpu = 0;
   completion_mode completion = completion_mode::poll;
-  std::uint8_t tclass = 0;  // GRH traffic class of the address handle
-  std::uint8_t sl = 0;      // service level of the address handle
-  int pkey_index = 0;       // P_Key index of the QP (control channel path)
+  std::uint8_t tclass = 0;       // GRH traffic class of the address handle
+  std::uint8_t sl = 0;           // service level of the address handle
+  int pkey_index = 0;            // P_Key index of the QP (control channel path)
   bool relaxed_ordering = true;  // ask for PCIe relaxed ordering on the memory region
   // The control connection's local address: without --rdma-device / --gid-index, the device
   // and GID that hold it are chosen (the rail that reaches the peer). Empty: not known.
@@ -143,7 +143,7 @@ class endpoint {
   int m_path_mtu = 0;
   std::uint8_t m_init_reads = 1;
   endpoint_info m_local, m_peer;
-  nlohmann::json m_cm_qp;  // the QP attributes rdma_cm chose, for describe()
+  nlohmann::json m_cm_qp;              // the QP attributes rdma_cm chose, for describe()
   unsigned m_qp_access = 0;            // the remote access the operation needs on the QP
   relaxed_ordering_outcome m_relaxed;  // how the memory region was registered
   std::uint32_t m_inline_default = 0;  // the provider's latency default (without --rdma-inline)

@@ -18,7 +18,7 @@ struct side_settings {
   std::optional<std::string> device;
   int port = 1;
   std::optional<int> gid_index;
-  int gpu = 0;  // the CUDA device whose memory is registered, with memory cuda
+  int gpu = 0;         // the CUDA device whose memory is registered, with memory cuda
   int pkey_index = 0;  // the QP's P_Key index (partitioned InfiniBand fabrics)
 };
 
@@ -32,8 +32,8 @@ struct rdma_settings {
   std::optional<std::uint32_t> inline_size;
   bool rdma_cm = false;  // connect the QPs through rdma_cm (--rdma-cm on)
   completion_mode completion = completion_mode::poll;  // both sides wait alike
-  std::uint8_t tclass = 0;  // GRH traffic class of both sides' address handles
-  std::uint8_t sl = 0;      // service level of both sides' address handles
+  std::uint8_t tclass = 0;       // GRH traffic class of both sides' address handles
+  std::uint8_t sl = 0;           // service level of both sides' address handles
   bool relaxed_ordering = true;  // both sides' memory regions ask for PCIe relaxed ordering
   side_settings client;          // params device, port, gid_index, gpu, pkey_index
   side_settings server;  // params peer_device, peer_port, peer_gid_index, peer_gpu, peer_pkey_index

@@ -12,16 +12,16 @@
 
 // X(id, function) for every rule. One list declares each function and builds the table, so a rule
 // cannot be declared and forgotten, or listed and undeclared.
-#define GPUBENCH_FINDING_RULES(X)                \
-  X("pcie.link_degraded", pcie_link_rule)        \
-  X("gpu.remote_numa", remote_numa_rule)         \
-  X("gpu.peer_unavailable", peer_access_rule)    \
-  X("gpu.pair_outlier", pair_outlier_rule)       \
-  X("gpu.host_outlier", host_outlier_rule)       \
-  X("cluster.suspect", cluster_suspect_rule)     \
+#define GPUBENCH_FINDING_RULES(X)                  \
+  X("pcie.link_degraded", pcie_link_rule)          \
+  X("gpu.remote_numa", remote_numa_rule)           \
+  X("gpu.peer_unavailable", peer_access_rule)      \
+  X("gpu.pair_outlier", pair_outlier_rule)         \
+  X("gpu.host_outlier", host_outlier_rule)         \
+  X("cluster.suspect", cluster_suspect_rule)       \
   X("collective.scaling", collective_scaling_rule) \
-  X("net.tcp_single_stream", single_stream_rule) \
-  X("net.mtu_small", mtu_rule)                   \
+  X("net.tcp_single_stream", single_stream_rule)   \
+  X("net.mtu_small", mtu_rule)                     \
   X("net.rdma_vs_tcp", rdma_vs_tcp_rule)
 
 namespace gpubench::reports::page_one::findings {

@@ -74,7 +74,9 @@ std::optional<finding> scaling_of(const collective_group& g, const std::string& 
   const std::string name = operation_title(op) + (g.label == op ? "" : " (" + g.label + ")");
   const std::string subject = op + (g.label == op ? "" : " " + g.label);
   if (falls_at)
-    return finding{"collective.scaling", severity::warning, subject,
+    return finding{"collective.scaling",
+                   severity::warning,
+                   subject,
                    fmt::format("{} scaling falls off at {} nodes: bus bandwidth drops to {} of "
                                "the {}-node figure",
                                name, *falls_at, percent(worst), first),
@@ -82,17 +84,19 @@ std::optional<finding> scaling_of(const collective_group& g, const std::string& 
                    "Look for the slow link or node (a cluster run names suspects), the switch's "
                    "oversubscription between the added nodes, and whether the library changed "
                    "algorithm or transport (NCCL_DEBUG=INFO)"};
-  return finding{"collective.scaling", severity::info, subject,
+  return finding{"collective.scaling",
+                 severity::info,
+                 subject,
                  fmt::format("{} holds its bus bandwidth from {} to {} nodes: {} of the "
                              "{}-node figure at worst",
                              name, first, collective_nodes(*multi.back()), percent(worst), first),
-                 evidence, "Nothing to fix; measure more nodes to see where it falls off"};
+                 evidence,
+                 "Nothing to fix; measure more nodes to see where it falls off"};
 }
 
 }  // namespace
 
-std::vector<finding> collective_scaling_rule(const core::result_file& f,
-                                             const rule_options& o) {
+std::vector<finding> collective_scaling_rule(const core::result_file& f, const rule_options& o) {
   std::vector<finding> out;
   for (const auto& op : collective_operations(f))
     for (const auto& g : collective_groups(f, op))
