@@ -17,7 +17,7 @@ case_state::case_state(const benchmark_def& def, const run_context& ctx, case_re
 
 std::vector<std::uint64_t> case_sizes(const benchmark_def& def, const run_context& ctx) {
   if (def.sizes.min == 0) return {0};
-  if (ctx.sizes) return power_of_two_sweep(ctx.sizes->min, ctx.sizes->max);
+  if (ctx.sizes) return sweep(*ctx.sizes);
   const std::uint64_t max = ctx.quick && def.sizes.quick_max
                                 ? std::min(def.sizes.quick_max, def.sizes.max)
                                 : def.sizes.max;

@@ -1,7 +1,9 @@
 #include "core/units.hpp"
 
 #include <cctype>
+#include <cerrno>
 #include <charconv>
+#include <cstdlib>
 #include <string>
 
 #include "core/errors.hpp"
@@ -51,7 +53,20 @@ size_range parse_size_range(std::string_view text) {
     r.min = r.max = parse_bytes(text);
   } else {
     r.min = parse_bytes(text.substr(0, colon));
-    r.max = parse_bytes(text.substr(colon + 1));
+    std::string_view rest = text.substr(colon + 1);
+    const auto second = rest.find(':');
+    if (second != std::string_view::npos) {
+      const std::string f(rest.substr(second + 1));
+      rest = rest.substr(0, second);
+      char* end = nullptr;
+      errno = 0;
+      const unsigned long long v = std::strtoull(f.c_str(), &end, 10);
+      if (f.empty() || *end != '\0' || errno != 0 || f[0] == '-' || v < 2 || v > 1024)
+        throw usage_error("size range '" + std::string(text) + "': the factor '" + f +
+                          "' is not a whole number from 2 to 1024");
+      r.factor = v;
+    }
+    r.max = parse_bytes(rest);
   }
   if (r.min == 0) throw usage_error("sizes must be at least 1 byte: '" + std::string(text) + "'");
   if (r.min > r.max)
@@ -59,15 +74,29 @@ size_range parse_size_range(std::string_view text) {
   return r;
 }
 
-std::vector<std::uint64_t> power_of_two_sweep(std::uint64_t min, std::uint64_t max) {
+std::string size_range::text() const {
+  return std::to_string(min) + ":" + std::to_string(max) +
+         (factor == 2 ? std::string() : ":" + std::to_string(factor));
+}
+
+std::vector<std::uint64_t> geometric_sweep(std::uint64_t min, std::uint64_t max,
+                                           std::uint64_t factor) {
   std::vector<std::uint64_t> sizes;
-  if (min == 0 || min > max) return sizes;
-  for (std::uint64_t s = min; s <= max; s *= 2) {
+  if (min == 0 || min > max || factor < 2) return sizes;
+  for (std::uint64_t s = min; s <= max; s *= factor) {
     sizes.push_back(s);
-    if (s > max / 2) break;
+    if (s > max / factor) break;
   }
   if (sizes.back() != max) sizes.push_back(max);
   return sizes;
+}
+
+std::vector<std::uint64_t> power_of_two_sweep(std::uint64_t min, std::uint64_t max) {
+  return geometric_sweep(min, max, 2);
+}
+
+std::vector<std::uint64_t> sweep(const size_range& r) {
+  return geometric_sweep(r.min, r.max, r.factor);
 }
 
 double pcie_lane_gbps(int generation) {

@@ -20,9 +20,10 @@ packages=(
   # scripts/fuzz.sh: clang with libFuzzer and the sanitizer runtimes
   clang libclang-rt-dev
   # soft-RoCE tests (tests/softroce): Debian's kernel with rdma_rxe booted under QEMU, and
-  # perftest for scripts/perftest-vs-gpubench.sh
+  # perftest for scripts/perftest-vs-gpubench.sh, dropbear's ssh server and client for the
+  # mpirun across the two guests (binaries only: no service starts on the host)
   qemu-system-x86 linux-image-amd64 busybox-static kmod cpio
-  perftest ibverbs-utils rdmacm-utils
+  perftest ibverbs-utils rdmacm-utils dropbear-bin
 )
 
 missing=()

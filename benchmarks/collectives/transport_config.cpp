@@ -53,12 +53,14 @@ void record(nlohmann::json& settings, const env_lookup& env, const char* name) {
   if (auto v = env(name)) settings[name] = *v;
 }
 
+// UCX's InfiniBand/RoCE transports, by alias ("rc", "ud_x", "ib") or by transport name as UCX
+// prints them ("rc_verbs", "ud_mlx5"; 1.13 names the verbs ones so, UCX_TLS=rc_verbs,ud_verbs
+// is what soft-RoCE and PVRDMA need).
 bool has_rdma_tls(const std::string& tls) {
   for (const auto& t : split_list(tls)) {
-    const std::string base = t.rfind('^', 0) == 0 ? "" : t;
-    if (base == "rc" || base == "rc_v" || base == "rc_x" || base == "rc_mlx5" || base == "dc" ||
-        base == "dc_x" || base == "dc_mlx5" || base == "ud" || base == "ud_v" || base == "ud_x" ||
-        base == "ib" || base == "all")
+    if (t == "rc" || t == "rc_v" || t == "rc_x" || t == "rc_verbs" || t == "rc_mlx5" ||
+        t == "dc" || t == "dc_x" || t == "dc_mlx5" || t == "ud" || t == "ud_v" || t == "ud_x" ||
+        t == "ud_verbs" || t == "ud_mlx5" || t == "ib" || t == "all")
       return true;
   }
   return false;
@@ -82,6 +84,10 @@ transport_choice mpi_transport(const env_lookup& env, int nodes, bool rdma_devic
     if (nodes == 1 && (tls.empty() || tls.find("sm") != std::string::npos)) {
       c.label = "shm";
       c.basis = "OMPI_MCA_pml=ucx within one node (UCX shared memory)";
+    } else if (!tls.empty() && tls[0] == '^') {
+      // An exclusion list: UCX chooses among everything else.
+      c.label = "ucx";
+      c.basis = "OMPI_MCA_pml=ucx, UCX_TLS=" + tls + ": UCX chooses among the transports left";
     } else if (!tls.empty() && has_rdma_tls(tls)) {
       c.label = "rdma";
       c.basis = "OMPI_MCA_pml=ucx, UCX_TLS=" + tls;
@@ -90,7 +96,9 @@ transport_choice mpi_transport(const env_lookup& env, int nodes, bool rdma_devic
       c.basis = "OMPI_MCA_pml=ucx, UCX_TLS=" + tls;
     } else {
       c.label = "ucx";
-      c.basis = "OMPI_MCA_pml=ucx, UCX chooses its transports (UCX_TLS not set)";
+      c.basis = tls.empty() ? "OMPI_MCA_pml=ucx, UCX chooses its transports (UCX_TLS not set)"
+                            : "OMPI_MCA_pml=ucx, UCX_TLS=" + tls +
+                                  " names neither an InfiniBand/RoCE transport nor tcp";
     }
     return c;
   }

@@ -1,12 +1,17 @@
 """Checks a soft-RoCE result file (tests/softroce): every net.rdma.* case ends ok on rxe0,
 names its device, port, GID index and type (RoCE v2), MTU, P_Key index (0), relaxed
-ordering (and, with rdma_cm, how the RNR timer was set) and 4 KiB buffers (the tests run
---sizes 4K), and its values are plausible
-(bandwidth above 0 and below the port's line rate, latency above 1 us).
+ordering (and, with rdma_cm, how the RNR timer was set), buffers of the largest size, the
+connection and completion mode asked for, and its peer; has a point at every size asked for;
+and its values are plausible (bandwidth above 0 and below the port's line rate, latency
+above 1 us).
 
-usage: check_result.py FILE LABEL [--rdma-cm on|off] [--completion poll|event]
-(--completion event: every case records it, and write latency is skipped with the reason:
-the reply is a byte the CPU polls for, which no completion event announces.)
+usage: check_result.py FILE LABEL --sizes N,N,... [--rdma-cm on|off] [--completion poll|event]
+                       [--inline N] [--two-hosts]
+--completion event: every case records it, and write latency is skipped with the reason (the
+  reply is a byte the CPU polls for, which no completion event announces).
+--inline N: sends and writes post inline up to N bytes (the provider granted at least N, no
+  fallback); reads never inline.
+--two-hosts: the case's peer is host A (198.18.1.1), not loopback.
 Prints one line per case and exits 1 naming every problem."""
 import json
 import sys
@@ -14,6 +19,9 @@ import sys
 path, label, args = sys.argv[1], sys.argv[2], sys.argv[3:]
 cm = args[args.index("--rdma-cm") + 1] if "--rdma-cm" in args else "off"
 completion = args[args.index("--completion") + 1] if "--completion" in args else "poll"
+sizes = [int(x) for x in args[args.index("--sizes") + 1].split(",")]
+inline = int(args[args.index("--inline") + 1]) if "--inline" in args else None
+two_hosts = "--two-hosts" in args
 problems = []
 
 
@@ -55,13 +63,24 @@ for case in run["results"]:
                       ("pkey_index", ctx.get("pkey_index") == 0),
                       ("min_rnr_timer_choice",
                        (cm == "on") == bool(ctx.get("min_rnr_timer_choice"))),
-                      # Source and target buffers, each its own region of the largest size
-                      # (--sizes 4K), within rxe's limits: nothing left out.
-                      ("buffers", ctx.get("buffers", {}).get("largest_message") == 4096
-                       and ctx.get("buffers", {}).get("region_bytes") == 4096),
-                      ("sizes_left_out", "sizes_left_out" not in ctx)):
+                      # Source and target buffers, each its own region of the largest size,
+                      # within rxe's limits: nothing left out.
+                      ("buffers", ctx.get("buffers", {}).get("largest_message") == max(sizes)
+                       and ctx.get("buffers", {}).get("region_bytes") == max(sizes)),
+                      ("sizes_left_out", "sizes_left_out" not in ctx),
+                      ("inline", inline is None or ctx.get("inline") ==
+                       (0 if params.get("op") == "read" else inline)),
+                      ("inline_granted", inline is None or params.get("op") == "read"
+                       or ctx.get("inline_granted", 0) >= inline),
+                      ("inline_fallback", "inline_fallback" not in ctx)):
         if not ok:
             problem(f"{name}: context {field} = {ctx.get(field)!r}")
+    peer = str(params.get("peer", ""))
+    if two_hosts != peer.startswith("198.18.1.1"):
+        problem(f"{name}: peer {peer!r}, not {'host A' if two_hosts else 'loopback'}")
+    got = [p["bytes"] for p in case["points"]]
+    if got != sizes:
+        problem(f"{name}: points at {got}, not at {sizes}")
     peak = case.get("peak")
     bound = peak["value"] if peak and peak.get("unit") == "GB/s" else 12.5  # 100 Gb/s
     if not case["points"]:

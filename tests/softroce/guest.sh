@@ -1,11 +1,12 @@
 # Runs inside a soft-RoCE guest (see vm.sh), as `bash guest.sh ROLE` with GPUBENCH, OUT (the
-# writable result share) and CASE_ARGS set. Roles:
-#   loopback  rxe0 on one end of a veth pair (198.18.0.1/24), the net.rdma.* cases in loopback
-#             with --rdma-cm off and on, and with --rdma-completion event; then, as host A of
-#             the two-host case, rxe0 moved to the NIC (198.18.1.1/24) and `gpubench serve`
-#             until host B is done.
-#   peer      host B: rxe0 on its NIC (198.18.1.2/24), the cases (one way and both ways) with
-#             --peer 198.18.1.1.
+# writable result share, which both guests mount) set. Roles:
+#   a  rxe0 on one end of a veth pair (198.18.0.1/24): the net.rdma.* cases in loopback with
+#      --rdma-cm off and on (4 KiB); then rxe0 moved to the NIC (198.18.1.1/24), `gpubench
+#      serve` for host B's cases, and an ssh server (dropbear) for B's mpirun, until B is done.
+#   b  rxe0 on its NIC (198.18.1.2/24): every net.rdma.* case across the wire, twice
+#      (--rdma-cm off with polled completions at 2 B, 64 B, 2 KiB, 64 KiB and 1 MiB; --rdma-cm
+#      on with completion events at 2 B, 2 KiB and 1 MiB), inline posts up to 64 B; then coll.allreduce over both guests
+#      under mpirun, once with UCX on rxe0 and once with Open MPI's TCP btl.
 # Every step's output goes to OUT/ROLE.log; results to OUT/*.json. Exit status: the first failure.
 set -u
 role=$1
@@ -33,11 +34,19 @@ rxe_on() { # rxe_on NETDEV: rxe0 on that netdev, ACTIVE
   rdma link show rxe0/1
   ibv_devinfo -d rxe0 | grep -E 'state|active_mtu|link_layer'
 }
+nic_up() { # nic_up ADDRESS/PREFIX
+  ip addr add "$1" dev eth0
+  ip link set eth0 up
+}
 
-export HOME=/tmp
+# The init's PATH is busybox's; the host's tools (ip, rdma, mpirun, dropbear) are in the usual
+# places of the shared root.
+export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin HOME=/root
 ip link set lo up
+rdma_args=(run --suite network --filter '^net\.rdma\.' --quiet --rdma-iters 100 --io-timeout 30)
 case $role in
-  loopback)
+  a)
+    hostname guest-a # mpirun and gpubench tell the nodes apart by host name
     ip link add veth0 type veth peer name veth1
     ip addr add 198.18.0.1/24 dev veth0
     ip addr add 198.18.0.2/24 dev veth1
@@ -45,42 +54,48 @@ case $role in
     ip link set veth1 up
     step "rxe0 on veth0" rxe_on veth0 || exit 1
     for cm in off on; do
-      # shellcheck disable=SC2086 # CASE_ARGS is a list of options
-      step "loopback --rdma-cm $cm" "$GPUBENCH" run --suite network --filter '^net\.rdma\.' \
-        --quiet --rdma-cm "$cm" $CASE_ARGS --out "$OUT/loopback-cm-$cm.json"
+      step "loopback --rdma-cm $cm" "$GPUBENCH" "${rdma_args[@]}" --sizes 4K --rdma-cm "$cm" \
+        --out "$OUT/loopback-cm-$cm.json"
     done
-    # shellcheck disable=SC2086
-    step "loopback --rdma-completion event" "$GPUBENCH" run --suite network \
-      --filter '^net\.rdma\.' --quiet --rdma-completion event $CASE_ARGS \
-      --out "$OUT/loopback-event.json"
-    # Host A of the two-host case.
+    # Host A of the two-host cases.
     rdma link delete rxe0
-    ip addr add 198.18.1.1/24 dev eth0
-    ip link set eth0 up
+    nic_up 198.18.1.1/24
     step "rxe0 on eth0" rxe_on eth0 || exit "$status"
     "$GPUBENCH" serve --bind 198.18.1.1 --port 18515 --io-timeout 60 >"$OUT/serve.log" 2>&1 &
     serve=$!
+    # B's mpirun starts its daemon here over ssh: B's key, the host key made on the host.
+    mkdir -p /root/.ssh /run
+    chmod 700 /root/.ssh
+    dropbearkey -y -f "$OUT/ssh-client-key" | grep '^ssh-' >/root/.ssh/authorized_keys
+    chmod 600 /root/.ssh/authorized_keys
+    step "ssh server" dropbear -r "$OUT/ssh-host-key" -s -p 198.18.1.1:22 -P /run/dropbear.pid
     for ((i = 0; i < 50; i++)); do
       grep -q serving "$OUT/serve.log" && break
       sleep 0.2
     done
     touch "$OUT/serve.ready"
-    step "host B done" wait_for_file "$OUT/peer.done" 200
-    kill "$serve"
+    step "host B done" wait_for_file "$OUT/b.done" 500
+    kill "$serve" "$(cat /run/dropbear.pid)"
     wait "$serve"
     ;;
-  peer)
-    ip addr add 198.18.1.2/24 dev eth0
-    ip link set eth0 up
+  b)
+    hostname guest-b
+    nic_up 198.18.1.2/24
     rxe_ok=0
     step "rxe0 on eth0" rxe_on eth0 && rxe_ok=1
-    # Host A runs the loopback cases first.
+    # Host A runs its loopback cases first.
     if ((rxe_ok)) && step "host A serving" wait_for_file "$OUT/serve.ready" 240; then
-      # shellcheck disable=SC2086
-      step "two hosts" "$GPUBENCH" run --suite network --filter '^net\.rdma\.' --quiet \
-        --peer 198.18.1.1:18515 $CASE_ARGS --out "$OUT/two-hosts.json"
+      step "two hosts, manual connection, polled" "$GPUBENCH" "${rdma_args[@]}" \
+        --peer 198.18.1.1:18515 --sizes 2:1M:32 --rdma-inline 64 \
+        --out "$OUT/two-hosts-manual-poll.json"
+      step "two hosts, rdma_cm, completion events" "$GPUBENCH" "${rdma_args[@]}" \
+        --peer 198.18.1.1:18515 --sizes 2:1M:1024 --rdma-inline 64 --rdma-cm on \
+        --rdma-completion event --out "$OUT/two-hosts-cm-event.json"
+      for transport in ucx tcp; do
+        step "allreduce over $transport" bash "$(dirname "$0")/mpi_allreduce.sh" "$transport"
+      done
     fi
-    touch "$OUT/peer.done"
+    touch "$OUT/b.done"
     ;;
   *)
     echo "unknown role $role"

@@ -149,6 +149,20 @@ TEST(CollLaunch, MpiTransportFromOpenMpiSettings) {
   EXPECT_EQ(coll::mpi_transport(env_of({{"OMPI_MCA_pml", "ucx"}, {"UCX_TLS", "tcp,self"}}), 4, true)
                 .label,
             "tcp");
+  // UCX's own transport names, as soft-RoCE and PVRDMA need them (no mlx5 accelerated ones).
+  const auto verbs = coll::mpi_transport(
+      env_of({{"OMPI_MCA_pml", "ucx"}, {"UCX_TLS", "rc_verbs,ud_verbs,self"}}), 2, true);
+  EXPECT_EQ(verbs.label, "rdma");
+  EXPECT_EQ(verbs.basis, "OMPI_MCA_pml=ucx, UCX_TLS=rc_verbs,ud_verbs,self");
+  // An exclusion list is not "tcp" because it spells tcp.
+  const auto but_tcp =
+      coll::mpi_transport(env_of({{"OMPI_MCA_pml", "ucx"}, {"UCX_TLS", "^tcp"}}), 2, true);
+  EXPECT_EQ(but_tcp.label, "ucx");
+  EXPECT_NE(but_tcp.basis.find("chooses among"), std::string::npos) << but_tcp.basis;
+  const auto shm_only =
+      coll::mpi_transport(env_of({{"OMPI_MCA_pml", "ucx"}, {"UCX_TLS", "posix,self"}}), 2, true);
+  EXPECT_EQ(shm_only.label, "ucx");
+  EXPECT_EQ(shm_only.basis.find("not set"), std::string::npos) << shm_only.basis;
   const auto c =
       coll::mpi_transport(env_of({{"OMPI_MCA_btl_tcp_if_include", "198.18.0.0/15"}}), 4, false);
   EXPECT_NE(c.basis.find("not ob1"), std::string::npos) << c.basis;

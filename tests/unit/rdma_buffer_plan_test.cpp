@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "transports/rdma/buffer_plan.hpp"
+#include "transports/rdma/warmup.hpp"
 
 namespace rdma = gpubench::transports::rdma;
 
@@ -58,4 +59,14 @@ TEST(RdmaBufferPlan, SizeText) {
   EXPECT_EQ(rdma::size_text(4 * one_kib), "4 KiB");
   EXPECT_EQ(rdma::size_text(1000), "1000 B");
   EXPECT_EQ(rdma::size_text(one_gib - 4 * one_kib), "1048572 KiB");
+}
+
+// The untimed warm-up before a bandwidth point: perftest's window, at most 16 MiB.
+TEST(RdmaWarmup, OneWindowAtMost16MiB) {
+  using gpubench::transports::rdma::warmup_messages;
+  EXPECT_EQ(warmup_messages(4096, 128), 128u);          // 512 KiB: the whole window
+  EXPECT_EQ(warmup_messages(128u << 10, 128), 128u);    // exactly 16 MiB
+  EXPECT_EQ(warmup_messages(1u << 20, 128), 16u);       // 1 MiB: 16, not 128
+  EXPECT_EQ(warmup_messages(64u << 20, 128), 1u);       // larger than the cap: still one
+  EXPECT_EQ(warmup_messages(2, 0), 1u);                 // never none
 }

@@ -29,6 +29,22 @@ TEST(Units, SizeRange) {
   EXPECT_EQ(r.max, 64ull << 20);
   EXPECT_THROW(parse_size_range("64M:4K"), usage_error);
   EXPECT_THROW(parse_size_range("0:4K"), usage_error);
+  EXPECT_EQ(r.factor, 2u);
+  EXPECT_EQ(r.text(), "4096:67108864");
+}
+
+TEST(Units, SizeRangeFactor) {
+  const auto r = parse_size_range("2:1M:8");
+  EXPECT_EQ(r.factor, 8u);
+  EXPECT_EQ(r.text(), "2:1048576:8");
+  // 2, 16, 128, 1K, 8K, 64K, 512K and the maximum itself.
+  EXPECT_EQ(sweep(r), (std::vector<std::uint64_t>{2, 16, 128, 1024, 8192, 65536, 524288,
+                                                  1048576}));
+  EXPECT_EQ(sweep(parse_size_range("4K:64K:16")), (std::vector<std::uint64_t>{4096, 65536}));
+  EXPECT_EQ(sweep(parse_size_range("4K")), (std::vector<std::uint64_t>{4096}));
+  for (const char* bad : {"2:1M:1", "2:1M:0", "2:1M:x", "2:1M:", "2:1M:-4", "2:1M:2048",
+                          "2:1M:99999999999999999999"})
+    EXPECT_THROW(parse_size_range(bad), usage_error) << bad;
 }
 
 TEST(Units, PowerOfTwoSweep) {

@@ -14,6 +14,7 @@
 #include "transports/rdma/rdma_settings.hpp"
 #include "transports/rdma/rdma_transport.hpp"
 #include "transports/rdma/session_util.hpp"
+#include "transports/rdma/warmup.hpp"
 
 namespace gpubench::transports::rdma {
 
@@ -138,12 +139,16 @@ class rdma_active final : public active_endpoint {
       std::memset(m_ep.target(), 0, spec.bytes);
       std::memset(m_ep.source(), 0, spec.bytes);
     }
-    // perftest's warm-up: one full window at this size before anything is timed. Writes and
-    // reads need nothing from the passive side, so it can run before the point begins there;
-    // sends rely on the runner's warm-up sample instead (the receiver re-posts only while
-    // serving).
-    if (spec.kind == pattern::bandwidth && m_s.op != rdma_op::send && spec.dir != direction::bidir)
-      m_flow.burst(spec.bytes, m_ep.tx_depth(), false);
+    // perftest's warm-up: one window at this size (at most 16 MiB, warmup.hpp) before anything
+    // is timed, once per size: the calibration probes before a point are points too. Writes
+    // and reads need nothing from the passive side, so it can run before the point begins
+    // there; sends rely on the runner's warm-up sample instead (the receiver re-posts only
+    // while serving).
+    if (spec.kind == pattern::bandwidth && m_s.op != rdma_op::send &&
+        spec.dir != direction::bidir && spec.bytes != m_warm_bytes) {
+      m_flow.burst(spec.bytes, warmup_messages(spec.bytes, m_ep.tx_depth()), false);
+      m_warm_bytes = spec.bytes;
+    }
     m_totals = {};
     m_cpu0 = cpu_usage::this_thread();
   }
@@ -228,6 +233,7 @@ class rdma_active final : public active_endpoint {
   point_totals m_totals;
   cpu_usage m_cpu0;
   std::uint64_t m_wr = 0;
+  std::uint64_t m_warm_bytes = 0;  // the size the warm-up last ran at
   std::uint8_t m_mark = 0;
 };
 
