@@ -19,7 +19,8 @@ std::string gpu(int d) {
 const char* cudaGetErrorName(cudaError_t e) {
   switch (e) {
 #define GPUBENCH_STANDIN_NAME(x) \
-  case x: return #x;
+  case x:                        \
+    return #x;
     GPUBENCH_STANDIN_NAME(cudaSuccess)
     GPUBENCH_STANDIN_NAME(cudaErrorInvalidValue)
     GPUBENCH_STANDIN_NAME(cudaErrorMemoryAllocation)
@@ -48,16 +49,26 @@ const char* cudaGetErrorName(cudaError_t e) {
 
 const char* cudaGetErrorString(cudaError_t e) {
   switch (e) {
-    case cudaSuccess: return "no error";
-    case cudaErrorNoDevice: return "no CUDA-capable device is detected";
-    case cudaErrorIllegalAddress: return "an illegal memory access was encountered";
-    case cudaErrorLaunchFailure: return "unspecified launch failure";
-    case cudaErrorInvalidValue: return "invalid argument";
-    case cudaErrorInvalidDevice: return "invalid device ordinal";
-    case cudaErrorInvalidResourceHandle: return "invalid resource handle";
-    case cudaErrorNotReady: return "device not ready";
-    case cudaErrorNotSupported: return "operation not supported";
-    default: return "CUDA stand-in error";
+    case cudaSuccess:
+      return "no error";
+    case cudaErrorNoDevice:
+      return "no CUDA-capable device is detected";
+    case cudaErrorIllegalAddress:
+      return "an illegal memory access was encountered";
+    case cudaErrorLaunchFailure:
+      return "unspecified launch failure";
+    case cudaErrorInvalidValue:
+      return "invalid argument";
+    case cudaErrorInvalidDevice:
+      return "invalid device ordinal";
+    case cudaErrorInvalidResourceHandle:
+      return "invalid resource handle";
+    case cudaErrorNotReady:
+      return "device not ready";
+    case cudaErrorNotSupported:
+      return "operation not supported";
+    default:
+      return "CUDA stand-in error";
   }
 }
 
@@ -101,9 +112,9 @@ cudaError_t cudaDeviceSynchronize() {
   const int d = rt->current_device();
   rt->open_context(d);
   rt->synchronize_device(d);
-  return rt->device_failed(d) ? rt->fail(rt->device_error(d), "cudaDeviceSynchronize on " + gpu(d),
-                                         true)
-                              : cudaSuccess;
+  return rt->device_failed(d)
+             ? rt->fail(rt->device_error(d), "cudaDeviceSynchronize on " + gpu(d), true)
+             : cudaSuccess;
 }
 
 cudaError_t cudaDriverGetVersion(int* version) {
@@ -143,9 +154,15 @@ cudaError_t cudaDeviceGetAttribute(int* value, cudaDeviceAttr attr, int device) 
   if (!rt->valid_device(device))
     return rt->fail(cudaErrorInvalidDevice, "cudaDeviceGetAttribute of " + gpu(device));
   switch (attr) {
-    case cudaDevAttrClockRate: *value = 1'000'000; return cudaSuccess;  // kHz: clock64 is ns
-    case cudaDevAttrMultiProcessorCount: *value = rt->config().sm_count; return cudaSuccess;
-    case cudaDevAttrHostNumaId: *value = rt->config().numa_of(device); return cudaSuccess;
+    case cudaDevAttrClockRate:
+      *value = 1'000'000;
+      return cudaSuccess;  // kHz: clock64 is ns
+    case cudaDevAttrMultiProcessorCount:
+      *value = rt->config().sm_count;
+      return cudaSuccess;
+    case cudaDevAttrHostNumaId:
+      *value = rt->config().numa_of(device);
+      return cudaSuccess;
   }
   return rt->fail(cudaErrorNotSupported, "device attribute " +
                                              std::to_string(static_cast<int>(attr)) +
@@ -165,8 +182,8 @@ cudaError_t cudaDeviceCanAccessPeer(int* can_access, int device, int peer_device
   runtime* rt = installed_runtime();
   if (!rt) return cudaErrorNoDevice;
   if (!rt->valid_device(device) || !rt->valid_device(peer_device))
-    return rt->fail(cudaErrorInvalidDevice, "cudaDeviceCanAccessPeer(" + gpu(device) + ", " +
-                                                gpu(peer_device) + ")");
+    return rt->fail(cudaErrorInvalidDevice,
+                    "cudaDeviceCanAccessPeer(" + gpu(device) + ", " + gpu(peer_device) + ")");
   *can_access = rt->config().peers(device, peer_device) ? 1 : 0;
   return cudaSuccess;
 }
@@ -179,12 +196,17 @@ cudaError_t cudaDeviceGetP2PAttribute(int* value, cudaDeviceP2PAttr attr, int sr
                     "cudaDeviceGetP2PAttribute(" + gpu(src) + ", " + gpu(dst) + ")");
   const bool peers = rt->config().peers(src, dst);
   switch (attr) {
-    case cudaDevP2PAttrPerformanceRank: *value = 0; return cudaSuccess;
-    case cudaDevP2PAttrAccessSupported: *value = peers ? 1 : 0; return cudaSuccess;
-    case cudaDevP2PAttrNativeAtomicSupported: *value = peers ? 1 : 0; return cudaSuccess;
+    case cudaDevP2PAttrPerformanceRank:
+      *value = 0;
+      return cudaSuccess;
+    case cudaDevP2PAttrAccessSupported:
+      *value = peers ? 1 : 0;
+      return cudaSuccess;
+    case cudaDevP2PAttrNativeAtomicSupported:
+      *value = peers ? 1 : 0;
+      return cudaSuccess;
   }
-  return rt->fail(cudaErrorNotSupported, "P2P attribute " +
-                                             std::to_string(static_cast<int>(attr)) +
+  return rt->fail(cudaErrorNotSupported, "P2P attribute " + std::to_string(static_cast<int>(attr)) +
                                              " is not implemented by the stand-in");
 }
 
@@ -213,8 +235,7 @@ cudaError_t cudaDeviceDisablePeerAccess(int peer_device) {
   const std::string what = "disabling peer access " + gpu(d) + " -> " + gpu(peer_device);
   if (!rt->valid_device(peer_device) || peer_device == d)
     return rt->fail(cudaErrorInvalidDevice, what);
-  if (!rt->peer_enabled(d, peer_device))
-    return rt->fail(cudaErrorPeerAccessNotEnabled, what, true);
+  if (!rt->peer_enabled(d, peer_device)) return rt->fail(cudaErrorPeerAccessNotEnabled, what, true);
   rt->set_peer_enabled(d, peer_device, false);
   return cudaSuccess;
 }

@@ -43,8 +43,8 @@ place locate(const runtime& rt, const void* p, std::size_t n) {
   out.owner = r->device;
   if (!r->contains(reinterpret_cast<std::uintptr_t>(p), n))
     out.problem = std::to_string(n) + " bytes run past the end of their " +
-                  gpubench::tests::standin::to_string(r->kind) + " of " +
-                  std::to_string(r->bytes) + " bytes";
+                  gpubench::tests::standin::to_string(r->kind) + " of " + std::to_string(r->bytes) +
+                  " bytes";
   return out;
 }
 
@@ -56,11 +56,16 @@ std::string kind_problem(cudaMemcpyKind kind, const place& dst, const place& src
            (src.device ? "device" : "host") + " to " + (dst.device ? "device" : "host");
   };
   switch (kind) {
-    case cudaMemcpyHostToHost: return want(false, false);
-    case cudaMemcpyHostToDevice: return want(false, true);
-    case cudaMemcpyDeviceToHost: return want(true, false);
-    case cudaMemcpyDeviceToDevice: return want(true, true);
-    case cudaMemcpyDefault: return {};
+    case cudaMemcpyHostToHost:
+      return want(false, false);
+    case cudaMemcpyHostToDevice:
+      return want(false, true);
+    case cudaMemcpyDeviceToHost:
+      return want(true, false);
+    case cudaMemcpyDeviceToDevice:
+      return want(true, true);
+    case cudaMemcpyDefault:
+      return {};
   }
   return "unknown cudaMemcpyKind " + std::to_string(static_cast<int>(kind));
 }
@@ -107,9 +112,8 @@ cudaError_t memset_on(runtime& rt, void* p, int value, std::size_t n, stream_wor
   if (rt.device_failed(w->device())) return rt.fail(rt.device_error(w->device()), call, true);
   const place d = locate(rt, p, n);
   if (!d.device || !d.problem.empty())
-    return rt.fail(cudaErrorInvalidValue,
-                   call + std::string(": not device memory") + (d.problem.empty() ? "" : ", ") +
-                       d.problem);
+    return rt.fail(cudaErrorInvalidValue, call + std::string(": not device memory") +
+                                              (d.problem.empty() ? "" : ", ") + d.problem);
   w->push({op_kind::memset, n, [p, value, n] { std::memset(p, value, n); }});
   return cudaSuccess;
 }
@@ -149,9 +153,9 @@ cudaError_t cudaHostAlloc(void** ptr, std::size_t size, unsigned int flags) {
   if (!rt) return cudaErrorNoDevice;
   constexpr unsigned known = cudaHostAllocPortable | cudaHostAllocMapped;
   if (flags & ~known)
-    return rt->fail(cudaErrorNotSupported,
-                    "cudaHostAlloc flags " + std::to_string(flags) + ": only Portable and Mapped "
-                    "are implemented by the stand-in");
+    return rt->fail(cudaErrorNotSupported, "cudaHostAlloc flags " + std::to_string(flags) +
+                                               ": only Portable and Mapped "
+                                               "are implemented by the stand-in");
   const int d = rt->current_device();
   rt->open_context(d);
   void* p = aligned_block(size, 4096);
@@ -217,10 +221,10 @@ cudaError_t cudaHostGetDevicePointer(void** device_ptr, void* host_ptr, unsigned
   if (!r->mapped)
     return rt->fail(cudaErrorInvalidValue, "cudaHostGetDevicePointer of memory not mapped");
   if (!r->portable && r->device != d)
-    return rt->fail(cudaErrorInvalidValue,
-                    "cudaHostGetDevicePointer on GPU " + std::to_string(d) +
-                        " of memory pinned in GPU " + std::to_string(r->device) +
-                        "'s context, not portable");
+    return rt->fail(cudaErrorInvalidValue, "cudaHostGetDevicePointer on GPU " + std::to_string(d) +
+                                               " of memory pinned in GPU " +
+                                               std::to_string(r->device) +
+                                               "'s context, not portable");
   *device_ptr = host_ptr;  // unified addressing: the same address on the host and every GPU
   return cudaSuccess;
 }
@@ -259,10 +263,10 @@ cudaError_t cudaMemcpyPeerAsync(void* dst, int dst_device, const void* src, int 
   const auto d = locate(*rt, dst, count);
   const auto s = locate(*rt, src, count);
   if (!d.device || d.owner != dst_device || !s.device || s.owner != src_device)
-    return rt->fail(cudaErrorInvalidValue,
-                    "cudaMemcpyPeerAsync: the destination must be GPU " +
-                        std::to_string(dst_device) + "'s memory and the source GPU " +
-                        std::to_string(src_device) + "'s");
+    return rt->fail(cudaErrorInvalidValue, "cudaMemcpyPeerAsync: the destination must be GPU " +
+                                               std::to_string(dst_device) +
+                                               "'s memory and the source GPU " +
+                                               std::to_string(src_device) + "'s");
   return copy(*rt, dst, src, count, cudaMemcpyDeviceToDevice, rt->worker_of(stream), false,
               "cudaMemcpyPeerAsync");
 }

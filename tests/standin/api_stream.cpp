@@ -115,7 +115,8 @@ cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream) {
 cudaError_t cudaEventSynchronize(cudaEvent_t event) {
   runtime* rt = installed_runtime();
   if (!rt) return cudaErrorNoDevice;
-  if (!rt->valid_event(event)) return rt->fail(cudaErrorInvalidResourceHandle, "cudaEventSynchronize");
+  if (!rt->valid_event(event))
+    return rt->fail(cudaErrorInvalidResourceHandle, "cudaEventSynchronize");
   std::shared_ptr<completion> c;
   {
     const std::lock_guard lock(rt->event_mutex());

@@ -64,9 +64,9 @@ void enqueue_kernel(const void* kernel, dim3 grid, dim3 block, std::size_t share
   if (w->device() != current) {
     // CUDA: "a kernel launch will fail if it is issued to a stream that is not associated to
     // the current device".
-    rt->fail(cudaErrorInvalidResourceHandle,
-             "kernel launched with GPU " + std::to_string(current) +
-                 " current on a stream of GPU " + std::to_string(w->device()));
+    rt->fail(cudaErrorInvalidResourceHandle, "kernel launched with GPU " + std::to_string(current) +
+                                                 " current on a stream of GPU " +
+                                                 std::to_string(w->device()));
     return;
   }
   if (rt->device_failed(current)) {

@@ -4,9 +4,12 @@ namespace gpubench::tests::standin {
 
 std::string to_string(memory_kind k) {
   switch (k) {
-    case memory_kind::device: return "device memory";
-    case memory_kind::host_alloc: return "pinned host memory (cudaHostAlloc)";
-    case memory_kind::host_registered: return "registered host memory (cudaHostRegister)";
+    case memory_kind::device:
+      return "device memory";
+    case memory_kind::host_alloc:
+      return "pinned host memory (cudaHostAlloc)";
+    case memory_kind::host_registered:
+      return "registered host memory (cudaHostRegister)";
   }
   return "memory";
 }

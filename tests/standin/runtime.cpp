@@ -269,8 +269,7 @@ std::vector<std::string> runtime::leaks() const {
   {
     const std::lock_guard lock(m_mutex);
     for (const auto& [raw, s] : m_streams)
-      out.push_back("a stream of GPU " + std::to_string(s->worker->device()) +
-                    " never destroyed");
+      out.push_back("a stream of GPU " + std::to_string(s->worker->device()) + " never destroyed");
   }
   {
     const std::lock_guard lock(m_event_mutex);
