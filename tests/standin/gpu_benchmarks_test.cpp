@@ -25,8 +25,8 @@ void expect_clean(const machine& m) {
 }
 
 void expect_ok(const core::case_result& c, std::size_t points) {
-  EXPECT_EQ(c.status, core::case_status::ok) << c.benchmark << " " << c.params.dump() << ": "
-                                             << c.reason;
+  EXPECT_EQ(c.status, core::case_status::ok)
+      << c.benchmark << " " << c.params.dump() << ": " << c.reason;
   EXPECT_EQ(c.points.size(), points) << c.benchmark << " " << c.params.dump();
 }
 

@@ -32,7 +32,7 @@ core::registry gpu_registry() {
 core::result_file run_gpu_suite(const std::string& filter) {
   const core::registry reg = gpu_registry();
   core::run_context ctx;
-  ctx.sizes = core::size_range{64u << 10, 128u << 10};
+  ctx.sizes = core::size_range{32u << 10, 64u << 10};
   // Each benchmark as registered, with a stopping rule for a functional test: one warm-up
   // and two or three samples per point, whatever their noise.
   std::vector<core::benchmark_def> defs;
@@ -63,9 +63,10 @@ void mark_as_functional_test(core::result_file& file) {
     for (const auto& p : c.points)
       checked.push_back({{"bytes", p.bytes}, {"samples", p.samples.size()}});
     c.context["standin"] = {
-        {"what", "a functional test on the CPU stand-in of the CUDA runtime (simulated GPUs): "
-                 "the code ran and its data checks passed; it measured no GPU, so no "
-                 "bandwidth or latency is reported"},
+        {"what",
+         "a functional test on the CPU stand-in of the CUDA runtime (simulated GPUs): "
+         "the code ran and its data checks passed; it measured no GPU, so no "
+         "bandwidth or latency is reported"},
         {"points_checked", checked}};
     c.points.clear();
     c.peak.reset();

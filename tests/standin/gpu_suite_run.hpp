@@ -9,7 +9,7 @@
 
 namespace gpubench::tests::standin {
 
-// The gpu suite's benchmarks whose id matches `filter`, run with 64 and 128 KiB copies, at
+// The gpu suite's benchmarks whose id matches `filter`, run with 32 and 64 KiB copies, at
 // most 3 samples a point. A machine must be installed.
 core::result_file run_gpu_suite(const std::string& filter);
 

@@ -11,13 +11,18 @@ namespace gpubench::tests::standin {
 
 namespace {
 
-// The last allocation a kernel thread touched: most accesses hit it again, so the table is
-// searched only when the address leaves it or the table changed.
+// The allocations a kernel thread touched last: a copy kernel alternates between its source
+// and destination, so the table is searched only when an address leaves all of them or the
+// table changed.
 struct access_cache {
+  struct entry {
+    std::uintptr_t begin = 0;
+    std::uintptr_t end = 0;
+  };
   std::uint64_t generation = 0;
   int device = -1;
-  std::uintptr_t begin = 0;
-  std::uintptr_t end = 0;
+  entry entries[4];
+  unsigned next = 0;
 };
 
 thread_local access_cache t_cache;
@@ -30,13 +35,13 @@ void check_device_access(const volatile void* p, std::size_t bytes) {
   if (!rt || d < 0) throw kernel_fault{cudaErrorLaunchFailure, "a device access outside a kernel"};
   const auto a = reinterpret_cast<std::uintptr_t>(p);
   const std::uint64_t g = rt->memory().generation();
-  if (t_cache.generation == g && t_cache.device == d && a >= t_cache.begin &&
-      a + bytes <= t_cache.end)
-    return;
+  if (t_cache.generation != g || t_cache.device != d) t_cache = {g, d, {}, 0};
+  for (const auto& e : t_cache.entries)
+    if (a >= e.begin && a + bytes <= e.end) return;
   if (const std::string why = rt->access_problem(d, a, bytes); !why.empty())
     throw kernel_fault{cudaErrorIllegalAddress, why};
   const auto r = rt->memory().find(a);
-  t_cache = {g, d, r->base, r->base + r->bytes};
+  t_cache.entries[t_cache.next++ % 4] = {r->base, r->base + r->bytes};
 }
 
 void device_trap() {

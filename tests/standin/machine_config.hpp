@@ -14,7 +14,9 @@ struct machine_config {
   // Unordered pairs with peer access possible both ways; every other pair copies staged.
   std::vector<std::pair<int, int>> peer_pairs = {{0, 1}, {2, 3}};
   std::vector<int> numa_nodes;  // per device (cudaDevAttrHostNumaId); empty: all on node 0
-  int sm_count = 4;
+  // Two SMs: the copy kernel's grid stride is 1024 elements, so 64 KiB copies reach its
+  // four-loads-in-flight loop and 32 KiB ones only its tail.
+  int sm_count = 2;
   // A copy from pageable memory returns once its bytes are staged, and lands this much
   // later: long enough that code reading the destination without synchronising sees the
   // old bytes every time, not only on an unlucky day.

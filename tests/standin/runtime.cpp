@@ -154,23 +154,23 @@ void runtime::set_peer_enabled(int from, int to, bool on) {
 
 std::string runtime::access_problem(int device, std::uintptr_t p, std::size_t n) const {
   const auto r = m_memory.find(p);
-  const std::string where = hex(p);
+  const auto where = [p] { return hex(p); };  // formatted only for a refusal
   if (!r)
-    return "address " + where +
+    return "address " + where() +
            " is neither device memory nor pinned host memory (pageable host memory, freed "
            "memory, or a pointer that was never valid)";
   if (!r->contains(p, n))
-    return std::to_string(n) + " bytes at " + where + " run past the end of their " +
+    return std::to_string(n) + " bytes at " + where() + " run past the end of their " +
            to_string(r->kind) + " of " + std::to_string(r->bytes) + " bytes";
   if (r->kind == memory_kind::device) {
     if (r->device == device || peer_enabled(device, r->device)) return {};
-    return "address " + where + " is GPU " + std::to_string(r->device) +
+    return "address " + where() + " is GPU " + std::to_string(r->device) +
            "'s memory and peer access GPU " + std::to_string(device) + " -> GPU " +
            std::to_string(r->device) + " is not enabled";
   }
-  if (!r->mapped) return "address " + where + " is pinned host memory that is not mapped";
+  if (!r->mapped) return "address " + where() + " is pinned host memory that is not mapped";
   if (!r->portable && r->device != device)
-    return "address " + where + " is pinned host memory of GPU " + std::to_string(r->device) +
+    return "address " + where() + " is pinned host memory of GPU " + std::to_string(r->device) +
            "'s context and not portable";
   return {};
 }
