@@ -108,7 +108,11 @@ cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream) {
     const std::lock_guard lock(rt->event_mutex());
     event->last = c;
   }
-  w->push({op_kind::marker, 0, [c, w] { c->finish(w->counts()); }});
+  w->push({op_kind::marker, 0, [rt, c, w] {
+             const auto counts = w->counts();
+             rt->event_reached(w, w->device(), counts);
+             c->finish(counts);
+           }});
   return cudaSuccess;
 }
 

@@ -49,4 +49,12 @@ stream_counts machine::counts_at(cudaEvent_t event) const {
   return event->last->counts();
 }
 
+std::vector<reached_event> machine::reached_events() const {
+  return m_runtime->reached_events();
+}
+
+void machine::clear_reached_events() {
+  m_runtime->clear_reached_events();
+}
+
 }  // namespace gpubench::tests::standin

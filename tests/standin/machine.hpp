@@ -40,6 +40,9 @@ class machine {
   // What the event's stream had completed when it reached the event's latest recording
   // (throws when it was not reached yet).
   stream_counts counts_at(cudaEvent_t event) const;
+  // Every event recording reached since the last clear, in the order the streams reached them.
+  std::vector<reached_event> reached_events() const;
+  void clear_reached_events();
 
  private:
   std::unique_ptr<runtime> m_runtime;

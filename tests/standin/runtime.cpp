@@ -251,6 +251,21 @@ bool runtime::valid_event(cudaEvent_t e) const {
   return m_events.count(e) == 1;
 }
 
+void runtime::event_reached(const void* stream, int device, stream_counts counts) {
+  const std::lock_guard lock(m_event_mutex);
+  m_reached.push_back({stream, device, counts});
+}
+
+std::vector<reached_event> runtime::reached_events() const {
+  const std::lock_guard lock(m_event_mutex);
+  return m_reached;
+}
+
+void runtime::clear_reached_events() {
+  const std::lock_guard lock(m_event_mutex);
+  m_reached.clear();
+}
+
 bool runtime::kernel_loaded(int device, const void* kernel) const {
   const std::lock_guard lock(m_mutex);
   return m_kernels.count({device, kernel}) == 1;

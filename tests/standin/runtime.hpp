@@ -87,6 +87,11 @@ class runtime {
   bool valid_event(cudaEvent_t e) const;
   std::mutex& event_mutex() { return m_event_mutex; }
 
+  // Events as their streams reach them, in that order (tests read which work ran between).
+  void event_reached(const void* stream, int device, stream_counts counts);
+  std::vector<reached_event> reached_events() const;
+  void clear_reached_events();
+
   bool kernel_loaded(int device, const void* kernel) const;
   void load_kernel(int device, const void* kernel);
 
@@ -110,6 +115,7 @@ class runtime {
   std::vector<std::unique_ptr<stream_worker>> m_legacy;  // per device, made on first use
   mutable std::mutex m_event_mutex;
   std::map<CUevent_st*, std::unique_ptr<CUevent_st>> m_events;
+  std::vector<reached_event> m_reached;
 };
 
 // The runtime of the machine a test installed, or nullptr (then every call answers as a

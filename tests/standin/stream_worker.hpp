@@ -22,6 +22,13 @@ struct stream_counts {
   std::uint64_t kernels = 0;
 };
 
+// An event reached by its stream: which stream, and what it had done by then.
+struct reached_event {
+  const void* stream = nullptr;
+  int device = 0;
+  stream_counts counts;
+};
+
 // One recording of an event: done when the stream reached it.
 class completion {
  public:
