@@ -4,7 +4,6 @@
 #include <cstring>
 #include <memory>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "runtime.hpp"
@@ -19,7 +18,9 @@ using gpubench::tests::standin::stream_worker;
 
 namespace {
 
-constexpr unsigned char poison = 0xa5;  // fresh device memory: never what a test expects
+// Fresh device memory: never what a test expects, and as a pointer an aligned address that
+// is no memory at all, so a kernel that follows it faults cleanly.
+constexpr unsigned char poison = 0xa0;
 
 void* aligned_block(std::size_t bytes, std::size_t alignment) {
   const std::size_t rounded = (bytes + alignment - 1) / alignment * alignment;
@@ -76,8 +77,10 @@ stream_op copy_op(void* dst, const void* src, std::size_t n) {
 
 // cudaMemcpy (sync_call) and cudaMemcpyAsync: when each returns is CUDA's documented
 // behaviour ("API synchronization behavior"): from pageable memory the bytes are staged and
-// the call returns before they land; to pageable memory it returns once they have; a
-// synchronous call with pinned memory waits; device to device never waits.
+// the call returns before they land (here they land when the host synchronises with the
+// stream, the latest moment CUDA allows, or after config().pageable_landing); to pageable
+// memory it returns once they have; a synchronous call with pinned memory waits; device to
+// device never waits.
 cudaError_t copy(runtime& rt, void* dst, const void* src, std::size_t n, cudaMemcpyKind kind,
                  stream_worker* w, bool sync_call, const char* call) {
   if (!w) return rt.fail(cudaErrorInvalidResourceHandle, std::string(call) + ": not a stream");
@@ -93,9 +96,9 @@ cudaError_t copy(runtime& rt, void* dst, const void* src, std::size_t n, cudaMem
     if (sync_call) w->synchronize();
     auto staged = std::make_shared<std::vector<unsigned char>>(
         static_cast<const unsigned char*>(src), static_cast<const unsigned char*>(src) + n);
-    const auto landing = rt.config().pageable_landing;
-    w->push({op_kind::copy, n, [dst, staged, landing] {
-               std::this_thread::sleep_for(landing);
+    const auto longest = rt.config().pageable_landing;
+    w->push({op_kind::copy, n, [w, dst, staged, longest] {
+               w->hold_until_synchronized(longest);
                std::memcpy(dst, staged->data(), staged->size());
              }});
     return cudaSuccess;

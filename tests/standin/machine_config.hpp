@@ -17,10 +17,11 @@ struct machine_config {
   // Two SMs: the copy kernel's grid stride is 1024 elements, so 64 KiB copies reach its
   // four-loads-in-flight loop and 32 KiB ones only its tail.
   int sm_count = 2;
-  // A copy from pageable memory returns once its bytes are staged, and lands this much
-  // later: long enough that code reading the destination without synchronising sees the
-  // old bytes every time, not only on an unlucky day.
-  std::chrono::microseconds pageable_landing{5000};
+  // A copy from pageable memory returns once its bytes are staged; they land when the host
+  // next synchronises with the stream or its device (the latest moment CUDA allows), or after
+  // this long: code that reads them without synchronising sees the old bytes every time,
+  // not only on an unlucky day.
+  std::chrono::microseconds pageable_landing{200'000};
   // Before every queued copy, memset and kernel: widens every window in which unsynchronised
   // code could read too early (0 for the end-to-end runs, which need no more).
   std::chrono::microseconds operation_delay{0};

@@ -58,7 +58,15 @@ void stream_worker::push(stream_op op) {
 void stream_worker::synchronize() {
   std::unique_lock lock(m_mutex);
   const std::uint64_t target = m_pushed;
+  ++m_sync_waiters;
+  m_cv.notify_all();  // a held copy lands now
   m_cv.wait(lock, [&] { return m_done >= target; });
+  --m_sync_waiters;
+}
+
+void stream_worker::hold_until_synchronized(std::chrono::microseconds longest) {
+  std::unique_lock lock(m_mutex);
+  m_cv.wait_for(lock, longest, [this] { return m_sync_waiters > 0 || m_stop; });
 }
 
 bool stream_worker::idle() const {

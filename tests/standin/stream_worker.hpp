@@ -71,6 +71,10 @@ class stream_worker {
   void push(stream_op op);
   // Until every operation queued so far has run.
   void synchronize();
+  // Called by a running operation: returns once the host synchronises with this stream (or
+  // its device), or after `longest`. Copies from pageable memory land this late: at the
+  // latest moment CUDA allows, so code that reads them without synchronising fails always.
+  void hold_until_synchronized(std::chrono::microseconds longest);
   bool idle() const;
   stream_counts counts() const;
 
@@ -85,6 +89,7 @@ class stream_worker {
   std::deque<stream_op> m_queue;
   std::uint64_t m_pushed = 0;
   std::uint64_t m_done = 0;
+  int m_sync_waiters = 0;  // host threads in synchronize()
   bool m_stop = false;
   stream_counts m_counts;
   std::thread m_thread;  // last: started once everything above exists
