@@ -31,7 +31,11 @@ void expect_ok(const core::case_result& c, std::size_t points) {
 }
 
 TEST(StandinGpuSuite, HostCopiesRunOnEveryGpuAndAllAtOnce) {
-  machine m;
+  // GPUs 2 and 3 say they sit on NUMA node 1, which this host lacks: the cases of node 0
+  // then say host memory is local to GPUs 0 and 1 only.
+  machine_config config;
+  config.numa_nodes = {0, 0, 1, 1};
+  machine m(config);
   const auto file = run_gpu_suite("^gpu\\.(h2d|d2h|bidir)$");
   // Per direction: each GPU and all four, pinned with both engines; pageable one GPU one way.
   EXPECT_EQ(file.results.size(), 14u + 14u + 10u);
@@ -39,6 +43,10 @@ TEST(StandinGpuSuite, HostCopiesRunOnEveryGpuAndAllAtOnce) {
     expect_ok(c, 2);
     EXPECT_EQ(c.context.at("gpus").at(0).at("name").get<std::string>().rfind("CPU stand-in", 0),
               0u);
+    const auto& gpu = c.params.at("gpu");
+    if (c.params.at("numa") == 0 && gpu.is_number()) {
+      EXPECT_EQ(c.context.at("numa_local"), gpu.get<int>() < 2) << c.params.dump();
+    }
   }
   expect_clean(m);
 }
@@ -93,8 +101,15 @@ TEST(StandinGpuSuite, TheResultFileSaysItIsATestNotAMeasurement) {
     EXPECT_NE(c.context.at("standin").at("what").get<std::string>().find("functional test"),
               std::string::npos);
   }
+  ASSERT_EQ(back.system.at("gpus").size(), 4u);
   for (const auto& g : back.system.at("gpus"))
     EXPECT_NE(g.at("name").get<std::string>().find("not a GPU measurement"), std::string::npos);
+  // The topology probe saw the peer matrix the machine was given.
+  ASSERT_EQ(back.system.at("gpu_pairs").size(), 12u);
+  for (const auto& p : back.system.at("gpu_pairs"))
+    EXPECT_EQ(p.at("can_access_peer").get<bool>(),
+              peers(p.at("src").get<int>(), p.at("dst").get<int>()))
+        << p.dump();
 }
 
 }  // namespace
