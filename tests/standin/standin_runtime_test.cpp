@@ -76,7 +76,9 @@ TEST(StandinRuntime, EventsCompleteWhenTheStreamReachesThem) {
 }
 
 TEST(StandinRuntime, PageableCopyReturnsBeforeTheDataLands) {
-  machine m;
+  machine_config config;
+  config.pageable_landing = std::chrono::seconds(30);  // lands only when synchronised
+  machine m(config);
   const cuda::device_memory dev(2, bytes);
   const cuda::stream other(2);
   void* pinned = nullptr;
