@@ -6,6 +6,8 @@
 #include <filesystem>
 #include <string>
 
+#include <unistd.h>
+
 #include "core/result_json.hpp"
 #include "gpu_suite_run.hpp"
 #include "machine.hpp"
@@ -91,9 +93,11 @@ TEST(StandinGpuSuite, TheResultFileSaysItIsATestNotAMeasurement) {
   machine m;
   auto file = run_gpu_suite("^gpu\\.h2d$");
   mark_as_functional_test(file);
-  const auto path = std::filesystem::current_path() / "standin-gpu-result.json";
+  const auto path = std::filesystem::temp_directory_path() /
+                    ("gpubench-standin-" + std::to_string(::getpid()) + ".json");
   core::write_result_file(path, file, false);
   const auto back = core::read_result_file(path);
+  std::filesystem::remove(path);
   ASSERT_FALSE(back.results.empty());
   for (const auto& c : back.results) {
     EXPECT_TRUE(c.points.empty()) << "a stand-in time would read as bandwidth";
