@@ -22,4 +22,5 @@ function(gpubench_unity_exclusions)
   gpubench_unity_exclude(gpubench_reports reports/render/markdown_writer.cpp)  # write_table
   gpubench_unity_exclude(unit_tests tests/unit/compare_references_test.cpp)  # golden
   gpubench_unity_exclude(gpubench_gpu_backend benchmarks/gpu/cuda/nvml.cpp)  # subobject-linkage
+  gpubench_unity_exclude(gpubench_gpu_backend_standin benchmarks/gpu/cuda/nvml.cpp)  # the same
 endfunction()

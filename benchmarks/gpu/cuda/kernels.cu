@@ -1,5 +1,6 @@
 // Kernels of the GPU copy and latency benchmarks, after nvbandwidth's kernels.cu.
 #include "benchmarks/gpu/cuda/cuda_check.hpp"
+#include "benchmarks/gpu/cuda/kernel_launch.hpp"
 #include "benchmarks/gpu/cuda/kernels.hpp"
 #include "benchmarks/gpu/pattern.hpp"
 
@@ -118,40 +119,40 @@ void preload_kernels(const std::vector<int>& devices) {
 
 void launch_spin(cudaStream_t s, const volatile int* flag, int* timed_out,
                  long long timeout_clocks) {
-  spin_kernel<<<1, 1, 0, s>>>(flag, timed_out, timeout_clocks);
+  GPUBENCH_LAUNCH(spin_kernel, 1, 1, 0, s, flag, timed_out, timeout_clocks);
   check(cudaGetLastError(), "launching the spin kernel");
 }
 
 void launch_copy(cudaStream_t s, const void* src, void* dst, const kernel_geometry& g,
                  unsigned loops) {
-  copy_kernel<<<g.blocks, g.threads, 0, s>>>(static_cast<const uint4*>(src),
-                                             static_cast<uint4*>(dst), g.elements, loops);
+  GPUBENCH_LAUNCH(copy_kernel, g.blocks, g.threads, 0, s, static_cast<const uint4*>(src),
+                  static_cast<uint4*>(dst), g.elements, loops);
   check(cudaGetLastError(), "launching the copy kernel");
 }
 
 void launch_split_copy(cudaStream_t s, const void* src0, void* dst0, const void* src1, void* dst1,
                        const kernel_geometry& g, unsigned loops) {
-  split_copy_kernel<<<g.blocks, g.threads, 0, s>>>(
-      static_cast<const uint4*>(src0), static_cast<uint4*>(dst0), static_cast<const uint4*>(src1),
-      static_cast<uint4*>(dst1), g.elements, loops);
+  GPUBENCH_LAUNCH(split_copy_kernel, g.blocks, g.threads, 0, s, static_cast<const uint4*>(src0),
+                  static_cast<uint4*>(dst0), static_cast<const uint4*>(src1),
+                  static_cast<uint4*>(dst1), g.elements, loops);
   check(cudaGetLastError(), "launching the bidirectional copy kernel");
 }
 
 void launch_fill(cudaStream_t s, void* buf, std::uint64_t words, std::uint32_t seed) {
-  fill_kernel<<<fill_blocks(words), fill_threads, 0, s>>>(static_cast<std::uint32_t*>(buf), words,
-                                                          seed);
+  GPUBENCH_LAUNCH(fill_kernel, fill_blocks(words), fill_threads, 0, s,
+                  static_cast<std::uint32_t*>(buf), words, seed);
   check(cudaGetLastError(), "launching the pattern fill kernel");
 }
 
 void launch_check(cudaStream_t s, const void* buf, std::uint64_t words, std::uint32_t seed,
                   unsigned long long* errors) {
-  check_kernel<<<fill_blocks(words), fill_threads, 0, s>>>(static_cast<const std::uint32_t*>(buf),
-                                                           words, seed, errors);
+  GPUBENCH_LAUNCH(check_kernel, fill_blocks(words), fill_threads, 0, s,
+                  static_cast<const std::uint32_t*>(buf), words, seed, errors);
   check(cudaGetLastError(), "launching the pattern check kernel");
 }
 
 void launch_chase(cudaStream_t s, const void* start, std::uint64_t loads, void** end) {
-  chase_kernel<<<1, 1, 0, s>>>(static_cast<const chase_node*>(start), loads, end);
+  GPUBENCH_LAUNCH(chase_kernel, 1, 1, 0, s, static_cast<const chase_node*>(start), loads, end);
   check(cudaGetLastError(), "launching the pointer-chase kernel");
 }
 

@@ -1,0 +1,167 @@
+// The wiring of the GPU jobs on the stand-in: each stream's timed interval holds exactly its
+// own timed copies, every buffer and pinning is made with its own GPU current, and a job
+// leaves nothing behind (memory, streams, events, peer access).
+#include <gtest/gtest.h>
+
+#include <map>
+#include <memory>
+#include <vector>
+
+#include "benchmarks/gpu/copy_schedule.hpp"
+#include "benchmarks/gpu/gpu_backend.hpp"
+#include "machine.hpp"
+
+namespace gpubench::tests::standin {
+namespace {
+
+namespace gpu = gpubench::benchmarks::gpu;
+
+constexpr std::uint64_t size = 64u << 10;
+constexpr unsigned loops = gpu::schedule_for(size).loops;
+
+// One sample as the runner takes it, then the data check.
+void one_sample(gpu::copy_job& job, machine& m) {
+  job.prepare(size);
+  m.clear_reached_events();
+  auto& t = job.timer();
+  t.start();
+  job.enqueue();
+  t.stop();
+  t.seconds();
+  job.verify();
+}
+
+// Per stream, what ran between its first two events of the sample: its start and end events
+// (the latch records a start and an end on every stream, then a total end on the first).
+std::vector<stream_counts> timed_per_stream(const machine& m) {
+  std::map<const void*, std::vector<stream_counts>> seen;
+  std::vector<const void*> order;
+  for (const auto& e : m.reached_events()) {
+    if (seen.find(e.stream) == seen.end()) order.push_back(e.stream);
+    seen[e.stream].push_back(e.counts);
+  }
+  std::vector<stream_counts> out;
+  for (const void* s : order) {
+    const auto& v = seen[s];
+    if (v.size() < 2) {
+      ADD_FAILURE() << "a stream reached fewer than two events";
+      continue;
+    }
+    out.push_back({v[1].copies - v[0].copies, v[1].copy_bytes - v[0].copy_bytes,
+                   v[1].kernels - v[0].kernels});
+  }
+  return out;
+}
+
+void expect_copies(const std::vector<stream_counts>& timed, std::size_t streams) {
+  ASSERT_EQ(timed.size(), streams);
+  for (const auto& t : timed) {
+    EXPECT_EQ(t.copies, loops) << "a stream's timed interval must hold its own copies, no more";
+    EXPECT_EQ(t.copy_bytes, loops * size);
+    EXPECT_EQ(t.kernels, 0u);
+  }
+}
+
+TEST(StandinGpuJobs, BidirectionalHostCopiesTimeEachDirectionOnItsOwnStream) {
+  machine m;
+  {
+    auto job = gpu::make_backend()->host_copy({{1},
+                                               gpu::host_direction::bidir,
+                                               gpu::host_memory::pinned,
+                                               gpu::copy_engine::ce,
+                                               {},
+                                               size});
+    one_sample(*job, m);
+    expect_copies(timed_per_stream(m), 2);
+  }
+  EXPECT_TRUE(m.leaks().empty());
+}
+
+TEST(StandinGpuJobs, AllGpusAtOnceTimeEveryGpusCopiesOnItsStream) {
+  machine m;
+  auto job = gpu::make_backend()->host_copy({{0, 1, 2, 3},
+                                             gpu::host_direction::d2h,
+                                             gpu::host_memory::pinned,
+                                             gpu::copy_engine::ce,
+                                             {},
+                                             size});
+  one_sample(*job, m);
+  expect_copies(timed_per_stream(m), 4);
+}
+
+TEST(StandinGpuJobs, PeerCopiesTimeEachDirectionOnTheInitiatorsStream) {
+  machine m;
+  {
+    gpu::p2p_copy_request r;
+    r.src = 2;
+    r.dst = 3;
+    r.bidir = true;
+    r.max_bytes = size;
+    auto job = gpu::make_backend()->p2p_copy(r);
+    one_sample(*job, m);
+    expect_copies(timed_per_stream(m), 2);
+    r.engine = gpu::copy_engine::sm;
+    r.read = true;
+    // One job at a time, as the runner runs them: a second one made while the first lives
+    // finds peer access on, and the first one's end turns it off under the second.
+    job.reset();
+    job = gpu::make_backend()->p2p_copy(r);
+    one_sample(*job, m);
+    const auto timed = timed_per_stream(m);
+    ASSERT_EQ(timed.size(), 2u);
+    for (const auto& t : timed)
+      EXPECT_EQ(t.kernels, 1u) << "one copy kernel per direction, inside the timed interval";
+  }
+  EXPECT_FALSE(m.peer_enabled(2, 3) || m.peer_enabled(3, 2)) << "peer access left enabled";
+  EXPECT_TRUE(m.leaks().empty());
+}
+
+TEST(StandinGpuJobs, AHostCopyJobMakesEverythingWithItsGpuCurrent) {
+  machine m;
+  {
+    auto job = gpu::make_backend()->host_copy(
+        {{2}, gpu::host_direction::h2d, gpu::host_memory::pinned, gpu::copy_engine::sm, {}, size});
+    one_sample(*job, m);
+  }
+  ASSERT_FALSE(m.allocations().empty());
+  for (const auto& a : m.allocations())
+    EXPECT_EQ(a.device, 2) << to_string(a.kind) << " made with GPU " << a.device << " current";
+  EXPECT_TRUE(m.leaks().empty());
+}
+
+TEST(StandinGpuJobs, AHostLatencyJobMakesEverythingWithItsGpuCurrent) {
+  machine m;
+  {
+    gpu::latency_request r;
+    r.gpu = 3;
+    auto job = gpu::make_backend()->latency(r);
+    one_sample(*job, m);
+  }
+  for (const auto& a : m.allocations())
+    EXPECT_EQ(a.device, 3) << to_string(a.kind) << " made with GPU " << a.device << " current";
+  EXPECT_TRUE(m.faults().empty());
+  EXPECT_TRUE(m.leaks().empty());
+}
+
+TEST(StandinGpuJobs, AStagedCopyKeepsEachBufferOnItsOwnGpu) {
+  machine m;
+  {
+    gpu::p2p_copy_request r;
+    r.src = 1;
+    r.dst = 2;
+    r.peer_access = false;
+    r.bidir = true;
+    r.max_bytes = size;
+    auto job = gpu::make_backend()->p2p_copy(r);
+    one_sample(*job, m);  // a buffer filled or checked by the other GPU faults: no peer access
+  }
+  std::vector<int> owners;
+  for (const auto& a : m.allocations())
+    if (a.kind == memory_kind::device && a.bytes == size) owners.push_back(a.device);
+  EXPECT_EQ(owners, (std::vector<int>{1, 2, 2, 1}));  // each direction's source, destination
+  EXPECT_TRUE(m.faults().empty());
+  EXPECT_TRUE(m.leaks().empty());
+}
+
+}  // namespace
+}  // namespace gpubench::tests::standin
