@@ -61,9 +61,9 @@ size_range parse_size_range(std::string_view text) {
       char* end = nullptr;
       errno = 0;
       const unsigned long long v = std::strtoull(f.c_str(), &end, 10);
-      if (f.empty() || *end != '\0' || errno != 0 || f[0] == '-' || v < 2 || v > 1024)
+      if (f.empty() || *end != '\0' || errno != 0 || f[0] == '-' || v < 2)
         throw usage_error("size range '" + std::string(text) + "': the factor '" + f +
-                          "' is not a whole number from 2 to 1024");
+                          "' is not a whole number of 2 or more");
       r.factor = v;
     }
     r.max = parse_bytes(rest);

@@ -25,7 +25,7 @@ struct size_range {
   std::string text() const;
 };
 
-// "MIN:MAX", "MIN:MAX:FACTOR" (an integer from 2 to 1024) or a single size. Throws usage_error
+// "MIN:MAX", "MIN:MAX:FACTOR" (a whole number, 2 or more) or a single size. Throws usage_error
 // when MIN > MAX, a size is zero or the factor is out of range.
 size_range parse_size_range(std::string_view text);
 

@@ -13,7 +13,7 @@ SOFTROCE_MODULES=(virtio_pci virtio_net virtio_rng 9pnet_virtio 9p overlay crc32
 # softroce_why_not: prints why no guest can boot here (empty output: it can).
 softroce_why_not() {
   command -v qemu-system-x86_64 >/dev/null || { echo "no qemu-system-x86_64 (Debian package qemu-system-x86)"; return; }
-  [[ -x /usr/bin/busybox ]] && /usr/bin/busybox --list 2>/dev/null | grep -qx insmod ||
+  [[ -x /usr/bin/busybox ]] && /usr/bin/busybox --list 2>/dev/null | grep -x insmod >/dev/null ||
     { echo "no static busybox at /usr/bin/busybox (Debian package busybox-static)"; return; }
   command -v modprobe >/dev/null || { echo "no modprobe (Debian package kmod)"; return; }
   command -v cpio >/dev/null || { echo "no cpio (Debian package cpio)"; return; }

@@ -42,7 +42,11 @@ TEST(Units, SizeRangeFactor) {
                                                   1048576}));
   EXPECT_EQ(sweep(parse_size_range("4K:64K:16")), (std::vector<std::uint64_t>{4096, 65536}));
   EXPECT_EQ(sweep(parse_size_range("4K")), (std::vector<std::uint64_t>{4096}));
-  for (const char* bad : {"2:1M:1", "2:1M:0", "2:1M:x", "2:1M:", "2:1M:-4", "2:1M:2048",
+  // A factor past MAX/MIN leaves the two ends, and never overflows.
+  EXPECT_EQ(sweep(parse_size_range("2:4K:2048")), (std::vector<std::uint64_t>{2, 4096}));
+  EXPECT_EQ(sweep(parse_size_range("1G:4G:18446744073709551615")),
+            (std::vector<std::uint64_t>{1ull << 30, 4ull << 30}));
+  for (const char* bad : {"2:1M:1", "2:1M:0", "2:1M:x", "2:1M:", "2:1M:-4", "2:1M:4K",
                           "2:1M:99999999999999999999"})
     EXPECT_THROW(parse_size_range(bad), usage_error) << bad;
 }
