@@ -4,6 +4,7 @@
 
 #include "core/errors.hpp"
 #include "core/result_json.hpp"
+#include "reports/import/importers.hpp"
 
 namespace gpubench::reports::model {
 
@@ -11,7 +12,7 @@ std::vector<run_input> load_runs(const std::vector<std::filesystem::path>& paths
   if (paths.empty()) throw core::usage_error("report: give at least one result file");
   std::vector<run_input> runs;
   for (const auto& p : paths)
-    runs.push_back({p, core::read_result_file(p), {}});
+    runs.push_back({p, import::load_result(p), {}});
   check_and_label(runs);
   return runs;
 }

@@ -15,7 +15,8 @@ struct run_input {
   std::string label;  // how the report names this run: its host, made unique
 };
 
-// Reads every file (core::read_result_file); throws core::input_error naming the file when one
+// Reads every file: a result file (core::read_result_file) or another tool's output, imported
+// (import::load_result); throws core::input_error naming the file when one
 // is missing, empty, truncated or of the wrong schema, or when two files cannot be reported
 // together (the same run twice, or one benchmark id measured in different units).
 std::vector<run_input> load_runs(const std::vector<std::filesystem::path>& paths);
