@@ -47,6 +47,7 @@ core::result_file parse_iperf3(const nlohmann::json& j, const import_options& o)
   core::import_source src{"iperf3", "", "", o.name, "iperf3"};
   if (start.contains("version") && start.at("version").is_string())
     src.version = start.at("version").get<std::string>();
+  if (src.version.starts_with("iperf ")) src.version.erase(0, 6);  // "iperf 3.9" -> "3.9"
   std::string transport = protocol == "UDP" ? "udp" : "tcp";
   core::case_result c =
       imported_case("iperf3." + transport, core::network_kind(transport, {"peer"}), src, true);

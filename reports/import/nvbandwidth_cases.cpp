@@ -90,18 +90,19 @@ core::result_file nvbandwidth_result(const nvbandwidth_run& run, const import_op
         nlohmann::json params = {{"engine", m->engine}};
         core::measure_kind kind;
         if (m->host) {
-          // One row (the host) and a column per GPU; older all_* outputs print it likewise.
+          // One row (the host) and a column per GPU; the all_* testcases print it likewise.
           params["gpu"] = static_cast<int>(col);
           params["memory"] = "pinned";  // nvbandwidth's host buffers are page-locked
           if (m->bidirectional) params["measured"] = m->measured;
           if (m->all) params["concurrent"] = "all GPUs";
-          kind = core::host_gpu_kind(m->direction, {"gpu"});
+          // Every GPU copying at once measures the host's share, not one GPU's path: kept,
+          // but with no kind, so page one's per-path rows and sibling rules never see it.
+          if (!m->all) kind = core::host_gpu_kind(m->direction, {"gpu"});
         } else if (m->all) {
           params["gpu"] = static_cast<int>(col);
           params["access"] = m->access;
           params["concurrent"] = "all GPUs";
           params["direction"] = m->bidirectional ? "bidir" : "uni";
-          kind = core::gpu_gpu_kind({"gpu"});
         } else {
           params["src"] = static_cast<int>(row_src ? r : col);
           params["dst"] = static_cast<int>(row_src ? col : r);

@@ -1,5 +1,6 @@
 #include "reports/model/report_inputs.hpp"
 
+#include <algorithm>
 #include <map>
 
 #include "core/errors.hpp"
@@ -15,6 +16,20 @@ std::vector<run_input> load_runs(const std::vector<std::filesystem::path>& paths
     runs.push_back({p, import::load_result(p), {}});
   check_and_label(runs);
   return runs;
+}
+
+std::string imported_from(const core::result_file& file) {
+  std::vector<std::string> tools;
+  for (const auto& c : file.results) {
+    if (!c.imported) continue;
+    const std::string t =
+        c.imported->version.empty() ? c.imported->tool : c.imported->tool + " " + c.imported->version;
+    if (std::find(tools.begin(), tools.end(), t) == tools.end()) tools.push_back(t);
+  }
+  std::string out;
+  for (const auto& t : tools)
+    out += (out.empty() ? "" : ", ") + t;
+  return out;
 }
 
 void check_and_label(std::vector<run_input>& runs) {

@@ -21,6 +21,10 @@ struct run_input {
 // together (the same run twice, or one benchmark id measured in different units).
 std::vector<run_input> load_runs(const std::vector<std::filesystem::path>& paths);
 
+// The tools an imported run was read from, with their versions where the output names them
+// ("nccl-tests 2.18.5, nvbandwidth v0.8"); empty for a run gpubench measured.
+std::string imported_from(const core::result_file& file);
+
 // Checks files already in memory (what load_runs does after reading) and sets their labels.
 void check_and_label(std::vector<run_input>& runs);
 

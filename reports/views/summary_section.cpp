@@ -91,6 +91,8 @@ section summary_section(const std::vector<run_input>& runs) {
   };
   add_row("file", [](const run_input& r) { return r.path.filename().string(); });
   add_row("run", [](const run_input& r) {
+    if (const auto tools = imported_from(r.file); !tools.empty())
+      return r.file.run.id + " (imported from " + tools + ")";
     return r.file.run.id + " (suite " + r.file.run.suite + ", " +
            core::to_string(r.file.run.status) + ")";
   });
