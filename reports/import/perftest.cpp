@@ -79,7 +79,8 @@ core::result_file parse_perftest(std::string_view text, const import_options& o)
         for (const char* name : {"ib_write_bw", "ib_read_bw", "ib_send_bw", "ib_atomic_bw",
                                  "ib_write_lat", "ib_read_lat", "ib_send_lat", "ib_atomic_lat"})
           if (command.empty() && t.find(name) != std::string_view::npos) {
-            command = std::string(t);
+            // From the tool's name on: a shell prompt before it is no part of the command.
+            command = std::string(t.substr(t.find(name)));
             tool = name;
           }
       continue;
@@ -98,7 +99,7 @@ core::result_file parse_perftest(std::string_view text, const import_options& o)
     }
     if (!table) {
       if (t.find(':') != std::string_view::npos && !starts_with(t, "local address") &&
-          !starts_with(t, "remote address") && !starts_with(t, "GID"))
+          !starts_with(t, "remote address") && !starts_with(t, "GID:"))
         parse_settings(t, settings);
       continue;
     }
@@ -151,7 +152,7 @@ core::result_file parse_perftest(std::string_view text, const import_options& o)
         values.push_back(r[3]);
       core::point_result p = point_of(bytes, values);
       const auto& r = same.front();
-      p.extra = {{"iterations", r[0]}, {"t_min", r[1]}, {"t_max", r[2]}, {"t_avg", r[4]},
+      p.extra = {{"iterations", static_cast<std::uint64_t>(r[0])}, {"t_min", r[1]}, {"t_max", r[2]}, {"t_avg", r[4]},
                  {"t_stdev", r[5]}, {"p99", r[6]}, {"p99_9", r[7]}};
       c.points.push_back(std::move(p));
     } else {
@@ -160,7 +161,7 @@ core::result_file parse_perftest(std::string_view text, const import_options& o)
         values.push_back(r[2] * *factor);
       core::point_result p = point_of(bytes, values);
       const auto& r = same.front();
-      p.extra = {{"iterations", r[0]}, {"msg_rate_mpps", r[3]}};
+      p.extra = {{"iterations", static_cast<std::uint64_t>(r[0])}, {"msg_rate_mpps", r[3]}};
       // A peak of 0 means "not measured" (--run_infinitely), not a zero bandwidth.
       if (r[1] > 0) p.extra["bw_peak"] = r[1] * *factor;
       c.points.push_back(std::move(p));

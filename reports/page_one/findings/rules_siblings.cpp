@@ -125,7 +125,12 @@ std::vector<finding> host_outlier_rule(const core::result_file& f, const rule_op
       const auto gpu = int_param(*c, "gpu");
       const auto v = largest_median(*c);
       if (!gpu || !v) continue;
-      auto& m = best[{d, text_param(*c, "memory"), text_param(*c, "engine")}][*gpu];
+      // A bidirectional copy imported from nvbandwidth says which of its two directions the
+      // figure is: each is its own comparison.
+      const std::string engine =
+          text_param(*c, "engine") +
+          (c->params.contains("measured") ? ", " + text_param(*c, "measured") + " measured" : "");
+      auto& m = best[{d, text_param(*c, "memory"), engine}][*gpu];
       if (!m.c || *v > m.value) m = {c, *v, 0};
     }
   std::map<long long, outlier> slow, fast;
