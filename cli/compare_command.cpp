@@ -126,7 +126,9 @@ command setup_compare(CLI::App& app, const environment& env) {
   auto* sub = app.add_subcommand(
       "compare", "Compare two result files (or one against a reference file): the CI gate");
   auto o = std::make_shared<compare_options>();
-  sub->add_option("files", o->files, "BASE.json NEW.json, or NEW.json alone with --references")
+  sub->add_option("files", o->files,
+                  "BASE.json NEW.json, or NEW.json alone with --references; other tools' output "
+                  "is imported as it is read (docs/import.md)")
       ->required()
       ->expected(1, 2);
   sub->add_option("--threshold", o->thresholds,

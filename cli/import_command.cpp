@@ -37,8 +37,9 @@ int run_import(const import_options& o, const environment& env) {
     // A gpubench result file is no import: merging it would relabel measured cases.
     if (f.run.suite != "import" || f.results.empty() ||
         std::any_of(f.results.begin(), f.results.end(), [](const auto& c) { return !c.imported; }))
-      throw core::input_error(name + ": a gpubench result file; give it to report or compare "
-                                     "as it is, beside the imported file");
+      throw core::input_error(name +
+                              ": a gpubench result file; give it to report or compare "
+                              "as it is, beside the imported file");
     files.push_back(std::move(f));
   }
   // Everything is read before anything is written: a bad file leaves no output behind.

@@ -1,4 +1,4 @@
-// gpubench report RUN.json... [--html F] [--pdf F] [--md F] [--csv F]
+// gpubench report RUN.json|TOOL-OUTPUT... [--html F] [--pdf F] [--md F] [--csv F]
 #include <cstdio>
 #include <filesystem>
 
@@ -94,7 +94,9 @@ command setup_report(CLI::App& app, const environment&) {
       "report",
       "Turn result files into an HTML, PDF, Markdown or CSV report (reads, never measures)");
   auto o = std::make_shared<report_options>();
-  sub->add_option("files", o->files, "Result files (gpubench.result/1.N); several are compared")
+  sub->add_option("files", o->files,
+                  "Result files (gpubench.result/1.N), or nccl-tests, nvbandwidth, perftest or "
+                  "iperf3 output (docs/import.md); several are compared")
       ->required();
   sub->add_option("--html", o->html,
                   "Self-contained HTML report (default: next to the first file)");

@@ -271,12 +271,11 @@ json case_to_json(const case_result& c) {
   if (c.imported) {
     jc["imported"] = true;
     json src = json::object();
-    const std::pair<const char*, const std::string*> fields[] = {
-        {"tool", &c.imported->tool},
-        {"version", &c.imported->version},
-        {"command", &c.imported->command},
-        {"file", &c.imported->file},
-        {"test", &c.imported->test}};
+    const std::pair<const char*, const std::string*> fields[] = {{"tool", &c.imported->tool},
+                                                                 {"version", &c.imported->version},
+                                                                 {"command", &c.imported->command},
+                                                                 {"file", &c.imported->file},
+                                                                 {"test", &c.imported->test}};
     for (const auto& [key, value] : fields)
       if (!value->empty()) src[key] = *value;
     jc["source"] = std::move(src);

@@ -18,12 +18,14 @@ document build_report(const std::vector<run_input>& runs, const reference_set& r
   for (const auto& r : runs) {
     // An imported run's time is when it was read; the tool is what the reader needs to know.
     if (const auto tools = imported_from(r.file); !tools.empty())
-      doc.subtitle.push_back(r.label + ": imported from " + tools + " output, the figures as the tool "
-                             "printed them (" + r.path.filename().string() + ")");
+      doc.subtitle.push_back(r.label + ": imported from " + tools +
+                             " output, the figures as the tool "
+                             "printed them (" +
+                             r.path.filename().string() + ")");
     else
-      doc.subtitle.push_back(r.label + ": suite " + r.file.run.suite + ", " +
-                             r.file.run.started + ", " + core::to_string(r.file.run.status) +
-                             " (" + r.path.filename().string() + ")");
+      doc.subtitle.push_back(r.label + ": suite " + r.file.run.suite + ", " + r.file.run.started +
+                             ", " + core::to_string(r.file.run.status) + " (" +
+                             r.path.filename().string() + ")");
   }
   for (auto& s : page_one::page_one_sections(runs, refs, options))
     doc.sections.push_back(std::move(s));

@@ -54,8 +54,7 @@ core::result_file parse_iperf3(const nlohmann::json& j, const import_options& o)
   std::string peer;
   if (start.contains("connecting_to") && start.at("connecting_to").is_object()) {
     const auto& to = start.at("connecting_to");
-    if (to.contains("host") && to.at("host").is_string())
-      peer = to.at("host").get<std::string>();
+    if (to.contains("host") && to.at("host").is_string()) peer = to.at("host").get<std::string>();
     if (const auto port = optional_number(to, "port")) peer += fmt::format(":{}", *port);
   }
   if (!peer.empty()) c.params["peer"] = peer;
@@ -75,21 +74,24 @@ core::result_file parse_iperf3(const nlohmann::json& j, const import_options& o)
   const char* total_key = reverse ? "sum_received" : "sum_sent";
   if (!end.contains(total_key)) total_key = end.contains("sum") ? "sum" : total_key;
   const auto& total = member(end, total_key, value_t::object, o, "end");
-  const double total_rate = number_at(total, "bits_per_second", o, fmt::format("end.{}", total_key));
+  const double total_rate =
+      number_at(total, "bits_per_second", o, fmt::format("end.{}", total_key));
   if (values.empty()) values.push_back(total_rate / 8e9);  // one value: the total alone
 
   const double block = optional_number(test, "blksize").value_or(0);
   core::point_result p = point_of(static_cast<std::uint64_t>(block), values);
   p.extra["total_gbytes_per_s"] = total_rate / 8e9;
   if (end.contains("sum_sent"))
-    if (const auto r = optional_number(end.at("sum_sent"), "retransmits")) p.extra["retransmits"] = *r;
+    if (const auto r = optional_number(end.at("sum_sent"), "retransmits"))
+      p.extra["retransmits"] = *r;
   if (end.contains("sum_received"))
     if (const auto r = optional_number(end.at("sum_received"), "bits_per_second"))
       p.extra["received_gbytes_per_s"] = *r / 8e9;
   if (end.contains("streams") && end.at("streams").is_array() && !end.at("streams").empty()) {
     const auto& s = end.at("streams")[0];
     if (s.contains("sender"))
-      if (const auto rtt = optional_number(s.at("sender"), "mean_rtt")) p.extra["mean_rtt_us"] = *rtt;
+      if (const auto rtt = optional_number(s.at("sender"), "mean_rtt"))
+        p.extra["mean_rtt_us"] = *rtt;
   }
   if (end.contains("cpu_utilization_percent")) {
     const auto& cpu = end.at("cpu_utilization_percent");

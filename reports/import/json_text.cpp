@@ -22,12 +22,11 @@ nlohmann::json parse_json_text(std::string_view text, const import_options& o) {
   }
 }
 
-const nlohmann::json& member(const nlohmann::json& j, const char* key,
-                             nlohmann::json::value_t type, const import_options& o,
-                             std::string_view where) {
+const nlohmann::json& member(const nlohmann::json& j, const char* key, nlohmann::json::value_t type,
+                             const import_options& o, std::string_view where) {
   if (!j.is_object() || !j.contains(key) || j.at(key).type() != type) {
-    const char* kinds[] = {"null",   "an object", "an array", "a string", "true or false",
-                           "a number", "a number", "a number", "binary", "valid"};
+    const char* kinds[] = {"null",     "an object", "an array", "a string", "true or false",
+                           "a number", "a number",  "a number", "binary",   "valid"};
     const auto t = static_cast<std::size_t>(type);
     fail(o, 0, fmt::format("{}.{} as {}", where, key, t < 10 ? kinds[t] : "a value"));
   }

@@ -13,10 +13,9 @@ namespace gpubench::reports::import {
 
 namespace {
 
-constexpr const char* known_operations[] = {"all_reduce", "all_gather", "reduce_scatter",
-                                            "alltoall",   "broadcast",  "reduce",
-                                            "sendrecv",   "gather",     "scatter",
-                                            "hypercube"};
+constexpr const char* known_operations[] = {
+    "all_reduce", "all_gather", "reduce_scatter", "alltoall", "broadcast",
+    "reduce",     "sendrecv",   "gather",         "scatter",  "hypercube"};
 
 // gpubench's name of an operation where it measures the same one (kind.hpp, collectives).
 std::string kind_operation(const std::string& op) {
@@ -228,7 +227,8 @@ core::result_file parse_nccl_tests(std::string_view text, const import_options& 
     // A command line above the output names the test ("./build/all_reduce_perf -b 8 ...").
     if (src.command.empty() && !shape)
       for (const auto& field : f)
-        if (const auto name = nccl_tests_operation(field); !name.empty() && field.ends_with("_perf")) {
+        if (const auto name = nccl_tests_operation(field);
+            !name.empty() && field.ends_with("_perf")) {
           src.command = std::string(t);
           if (op.empty()) {
             op = name;
@@ -237,10 +237,12 @@ core::result_file parse_nccl_tests(std::string_view text, const import_options& 
           break;
         }
   }
-  if (!shape) fail(o, 0, "an nccl-tests table: its '#  size  count  type ... time  algbw  busbw' header");
+  if (!shape)
+    fail(o, 0, "an nccl-tests table: its '#  size  count  type ... time  algbw  busbw' header");
   if (rows.empty()) fail(o, last, "a row of the nccl-tests table after its header (none found)");
   if (header_line && !footer_line)
-    fail(o, last, "the '# Avg bus bandwidth' line that ends an nccl-tests run (the log ends early)");
+    fail(o, last,
+         "the '# Avg bus bandwidth' line that ends an nccl-tests run (the log ends early)");
   if (op.empty() && !o.operation.empty()) {
     op = nccl_tests_operation(o.operation);
     if (op.empty()) fail(o, 0, "--op naming an nccl-tests operation", o.operation);
@@ -261,8 +263,8 @@ core::result_file parse_nccl_tests(std::string_view text, const import_options& 
   if (!devices.empty()) {
     params["nodes"] = static_cast<int>(hosts.size());
     params["ranks"] = static_cast<int>(devices.size());
-  } else if (const auto n = ranks_from_factor(op, rows.back().groups[0].algbw,
-                                              rows.back().groups[0].busbw)) {
+  } else if (const auto n =
+                 ranks_from_factor(op, rows.back().groups[0].algbw, rows.back().groups[0].busbw)) {
     params["ranks"] = *n;
     context["ranks_from"] = "busbw / algbw of the largest size (the log has no device lines)";
   }
@@ -272,9 +274,8 @@ core::result_file parse_nccl_tests(std::string_view text, const import_options& 
 
   core::result_file file = imported_file(o);
   for (std::size_t g = 0; g < shape->groups; ++g) {
-    core::case_result c = imported_case("nccl_tests." + src.test,
-                                        core::collective_kind(kind_operation(op), {"nodes"}), src,
-                                        true);
+    core::case_result c = imported_case(
+        "nccl_tests." + src.test, core::collective_kind(kind_operation(op), {"nodes"}), src, true);
     c.params = params;
     c.params["in_place"] = g == 1;
     c.context = context;
@@ -287,8 +288,10 @@ core::result_file parse_nccl_tests(std::string_view text, const import_options& 
       bool checked = true;
       for (const auto* r : same) {
         values.push_back(r->groups[g].busbw);
-        if (r->groups[g].wrong) wrong += *r->groups[g].wrong;
-        else checked = false;
+        if (r->groups[g].wrong)
+          wrong += *r->groups[g].wrong;
+        else
+          checked = false;
       }
       core::point_result p = point_of(bytes, values);
       const auto& first = same.front()->groups[g];

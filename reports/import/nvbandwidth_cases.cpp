@@ -15,20 +15,23 @@ bool has(const std::string& s, std::string_view part) {
 
 // What a testcase measured, from its name (nvbandwidth's names are stable since v0.2).
 struct test_meaning {
-  bool host = false;       // a host-GPU copy; otherwise GPU-GPU
-  bool all = false;        // every GPU at once (all_to_host, host_to_all, all_to_one, ...)
-  std::string direction;   // host: to_gpu, to_host, both
-  std::string measured;    // bidirectional host copies: which of the two the figure is
-  std::string engine;      // ce, sm
-  std::string access;      // GPU-GPU: read, write
+  bool host = false;      // a host-GPU copy; otherwise GPU-GPU
+  bool all = false;       // every GPU at once (all_to_host, host_to_all, all_to_one, ...)
+  std::string direction;  // host: to_gpu, to_host, both
+  std::string measured;   // bidirectional host copies: which of the two the figure is
+  std::string engine;     // ce, sm
+  std::string access;     // GPU-GPU: read, write
   bool bidirectional = false;
 };
 
 std::optional<test_meaning> meaning_of(const std::string& name) {
   test_meaning m;
-  if (name.ends_with("_ce")) m.engine = "ce";
-  else if (name.ends_with("_sm")) m.engine = "sm";
-  else return std::nullopt;
+  if (name.ends_with("_ce"))
+    m.engine = "ce";
+  else if (name.ends_with("_sm"))
+    m.engine = "sm";
+  else
+    return std::nullopt;
   if (has(name, "latency") || has(name, "local_copy")) return std::nullopt;
   m.bidirectional = has(name, "bidirectional");
   const bool to_gpu = starts_with(name, "host_to_");
@@ -56,7 +59,7 @@ std::string short_name(const std::string& test) {
   std::string id;
   for (char c : test)
     id += (std::isalnum(static_cast<unsigned char>(c)) != 0) ? static_cast<char>(std::tolower(c))
-                                                              : '_';
+                                                             : '_';
   return id;
 }
 

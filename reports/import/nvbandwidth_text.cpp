@@ -30,7 +30,8 @@ std::optional<nvbandwidth_device> parse_device_line(std::string_view t) {
   nvbandwidth_device d;
   if (starts_with(t, "Device ")) {
     const auto colon = t.find(':');
-    const auto index = colon == std::string_view::npos ? std::nullopt : to_count(t.substr(7, colon - 7));
+    const auto index =
+        colon == std::string_view::npos ? std::nullopt : to_count(t.substr(7, colon - 7));
     if (!index || *index > 100000) return std::nullopt;
     d.index = static_cast<int>(*index);
     name_and_bus(t.substr(colon + 1), d);
@@ -62,7 +63,8 @@ bool looks_like_nvbandwidth_text(std::string_view text) {
   for (const auto& line : split_lines(text.substr(0, 1 << 16))) {
     const auto t = trim(line.text);
     if (starts_with(t, "nvbandwidth Version:")) return true;
-    if (starts_with(t, "Running ") && t.ends_with(".") && t.find("memcpy") != std::string_view::npos)
+    if (starts_with(t, "Running ") && t.ends_with(".") &&
+        t.find("memcpy") != std::string_view::npos)
       return true;
   }
   return false;
@@ -123,12 +125,16 @@ core::result_file parse_nvbandwidth_text(std::string_view text, const import_opt
       }
       continue;
     }
-    if (starts_with(t, "nvbandwidth Version:")) run.version = after(t, "nvbandwidth Version:");
-    else if (starts_with(t, "Built from Git version:")) run.git = after(t, "Built from Git version:");
-    else if (starts_with(t, "Driver Version:")) run.driver = after(t, "Driver Version:");
+    if (starts_with(t, "nvbandwidth Version:"))
+      run.version = after(t, "nvbandwidth Version:");
+    else if (starts_with(t, "Built from Git version:"))
+      run.git = after(t, "Built from Git version:");
+    else if (starts_with(t, "Driver Version:"))
+      run.driver = after(t, "Driver Version:");
     else if (starts_with(t, "CUDA Runtime Version:"))
       run.cuda_runtime = after(t, "CUDA Runtime Version:");
-    else if (auto d = parse_device_line(t)) run.devices.push_back(std::move(*d));
+    else if (auto d = parse_device_line(t))
+      run.devices.push_back(std::move(*d));
     else if (starts_with(t, "Running ") && t.ends_with(".")) {
       open = nvbandwidth_test{};
       open->name = std::string(t.substr(8, t.size() - 9));
@@ -145,7 +151,8 @@ core::result_file parse_nvbandwidth_text(std::string_view text, const import_opt
     fail(o, last,
          fmt::format("the SUM line that ends testcase {} (begun at line {}; the output ends early)",
                      open->name, open->line));
-  if (run.tests.empty()) fail(o, 0, "an nvbandwidth testcase ('Running <testcase>.' and its matrix)");
+  if (run.tests.empty())
+    fail(o, 0, "an nvbandwidth testcase ('Running <testcase>.' and its matrix)");
   return nvbandwidth_result(run, o);
 }
 

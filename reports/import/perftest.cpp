@@ -16,14 +16,22 @@ struct title_info {
 
 std::optional<title_info> parse_title(std::string_view t) {
   title_info info;
-  if (t.ends_with(" BW Test")) info.latency = false;
-  else if (t.ends_with(" Latency Test")) info.latency = true;
-  else return std::nullopt;
-  if (starts_with(t, "RDMA_Write")) info.op = "write";
-  else if (starts_with(t, "RDMA_Read")) info.op = "read";
-  else if (starts_with(t, "Send")) info.op = "send";
-  else if (starts_with(t, "Atomic")) info.op = "atomic";
-  else return std::nullopt;
+  if (t.ends_with(" BW Test"))
+    info.latency = false;
+  else if (t.ends_with(" Latency Test"))
+    info.latency = true;
+  else
+    return std::nullopt;
+  if (starts_with(t, "RDMA_Write"))
+    info.op = "write";
+  else if (starts_with(t, "RDMA_Read"))
+    info.op = "read";
+  else if (starts_with(t, "Send"))
+    info.op = "send";
+  else if (starts_with(t, "Atomic"))
+    info.op = "atomic";
+  else
+    return std::nullopt;
   return info;
 }
 
@@ -122,8 +130,7 @@ core::result_file parse_perftest(std::string_view text, const import_options& o)
   if (!table) fail(o, last, "the perftest result table ('#bytes #iterations ...')");
   if (rows.empty()) fail(o, last, "a result row after the '#bytes' header (the output ends early)");
 
-  if (tool.empty())
-    tool = fmt::format("ib_{}_{}", title->op, title->latency ? "lat" : "bw");
+  if (tool.empty()) tool = fmt::format("ib_{}_{}", title->op, title->latency ? "lat" : "bw");
   core::import_source src{"perftest", "", command, o.name, tool};
   if (const auto it = settings.find("Version"); it != settings.end()) src.version = it->second;
   core::case_result c = imported_case("perftest." + tool, core::network_kind("rdma", {"device"}),
@@ -136,13 +143,16 @@ core::result_file parse_perftest(std::string_view text, const import_options& o)
   if (const auto d = setting("Device"); !d.empty()) c.params["device"] = d;
   if (const auto q = to_count(setting("Number of qps"))) c.params["qps"] = *q;
   const std::pair<const char*, const char*> context_keys[] = {
-      {"link_layer", "Link type"},  {"transport", "Transport type"},
-      {"connection", "Connection type"}, {"mtu", "Mtu"},
-      {"gid_index", "GID index"},   {"tx_depth", "TX depth"},
-      {"inline", "Max inline data"}, {"rdma_cm", "rdma_cm QPs"},
-      {"exchange", "Data ex. method"}};
+      {"link_layer", "Link type"},       {"transport", "Transport type"},
+      {"connection", "Connection type"}, {"gid_index", "GID index"},
+      {"tx_depth", "TX depth"},          {"inline", "Max inline data"},
+      {"rdma_cm", "rdma_cm QPs"},        {"exchange", "Data ex. method"}};
   for (const auto& [key, name] : context_keys)
     if (const auto v = setting(name); !v.empty()) c.context[key] = v;
+  // "4096[B]": the RDMA path MTU, a number as gpubench's own RDMA cases record it.
+  if (const auto mtu = setting("Mtu"); !mtu.empty())
+    if (const auto v = to_count(std::string_view(mtu).substr(0, mtu.find('['))))
+      c.context["rdma_mtu"] = *v;
   for (const auto& [bytes, same] : rows) {
     std::vector<double> values;
     if (title->latency) {
@@ -152,8 +162,13 @@ core::result_file parse_perftest(std::string_view text, const import_options& o)
         values.push_back(r[3]);
       core::point_result p = point_of(bytes, values);
       const auto& r = same.front();
-      p.extra = {{"iterations", static_cast<std::uint64_t>(r[0])}, {"t_min", r[1]}, {"t_max", r[2]}, {"t_avg", r[4]},
-                 {"t_stdev", r[5]}, {"p99", r[6]}, {"p99_9", r[7]}};
+      p.extra = {{"iterations", static_cast<std::uint64_t>(r[0])},
+                 {"t_min", r[1]},
+                 {"t_max", r[2]},
+                 {"t_avg", r[4]},
+                 {"t_stdev", r[5]},
+                 {"p99", r[6]},
+                 {"p99_9", r[7]}};
       c.points.push_back(std::move(p));
     } else {
       // Each row is one report of the average (repeated rows: --run_infinitely's intervals).

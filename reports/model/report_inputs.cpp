@@ -22,8 +22,9 @@ std::string imported_from(const core::result_file& file) {
   std::vector<std::string> tools;
   for (const auto& c : file.results) {
     if (!c.imported) continue;
-    const std::string t =
-        c.imported->version.empty() ? c.imported->tool : c.imported->tool + " " + c.imported->version;
+    const std::string t = c.imported->version.empty()
+                              ? c.imported->tool
+                              : c.imported->tool + " " + c.imported->version;
     if (std::find(tools.begin(), tools.end(), t) == tools.end()) tools.push_back(t);
   }
   std::string out;

@@ -26,7 +26,8 @@ inline std::filesystem::path own(const std::string& name) {
 
 // The real outputs live beside the checkout (<repo>/../shared/fixtures/real); absent: skip.
 inline std::optional<std::filesystem::path> real_folder() {
-  const auto p = std::filesystem::path(GPUBENCH_SOURCE_ROOT) / ".." / "shared" / "fixtures" / "real";
+  const auto p =
+      std::filesystem::path(GPUBENCH_SOURCE_ROOT) / ".." / "shared" / "fixtures" / "real";
   if (std::filesystem::is_directory(p)) return p;
   return std::nullopt;
 }
@@ -37,7 +38,8 @@ inline std::string real_output(const std::filesystem::path& p) {
   std::size_t at = 0;
   while (at < text.size()) {
     const std::size_t end = text.find('\n', at);
-    const std::string line = text.substr(at, end == std::string::npos ? std::string::npos : end - at);
+    const std::string line =
+        text.substr(at, end == std::string::npos ? std::string::npos : end - at);
     at = end == std::string::npos ? text.size() : end + 1;
     if (line == "---" || line == "---\r") return text.substr(at);
   }

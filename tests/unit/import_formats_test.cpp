@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "core/errors.hpp"
+#include "reports/compare/comparison.hpp"
 #include "tests/unit/import_fixtures.hpp"
 
 namespace gpubench::test_import {
@@ -222,6 +223,21 @@ TEST(ImportFormats, MergeRefusesTheSameCaseTwice) {
   const auto m = reports::import::merge_imports({a, b}, {"a.txt", "b.txt"});
   EXPECT_EQ(m.results.size(), 2u);
   EXPECT_EQ(m.system.at("host"), "client-a");
+}
+
+TEST(ImportCompare, OneValueGetsNoSignificanceTest) {
+  const auto base = import_own("nccl-allgather-interleaved.txt");
+  auto slower = base;
+  slower.results[0].points[2].samples = {1.42};
+  slower.results[0].points[2].stats.median = 1.42;
+  const auto c = reports::compare::compare_results(base, slower, {});
+  ASSERT_EQ(c.rows.size(), 6u);
+  EXPECT_FALSE(c.regressed());  // a drop of 41 % on one printed value: reported, not judged
+  EXPECT_EQ(c.rows[2].result, reports::compare::verdict::noisy);
+  EXPECT_FALSE(c.rows[2].test);
+  EXPECT_NE(c.rows[2].note.find("one value, no significance test"), std::string::npos);
+  EXPECT_EQ(c.rows[0].result, reports::compare::verdict::same);
+  EXPECT_EQ(c.rows[0].note, "one value, no significance test");
 }
 
 }  // namespace

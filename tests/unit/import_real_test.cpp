@@ -50,8 +50,8 @@ class ImportReal : public ::testing::Test {
   static bool has_finding(const imported_run& r, const std::string& rule,
                           const std::string& part = {}) {
     return std::any_of(r.found.begin(), r.found.end(), [&](const auto& f) {
-      return f.rule == rule && (f.title + " " + f.evidence + " " + f.subject).find(part) !=
-                                   std::string::npos;
+      return f.rule == rule &&
+             (f.title + " " + f.evidence + " " + f.subject).find(part) != std::string::npos;
     });
   }
 
@@ -102,7 +102,7 @@ TEST_F(ImportReal, NcclTests3OldFormatAlltoallWithValidationOff) {
   EXPECT_EQ(c.kind.operation, "alltoall");
   EXPECT_EQ(c.params.at("ranks"), 8);
   EXPECT_EQ(c.params.at("nodes"), 1);
-  EXPECT_EQ(c.points.front().bytes, 32u);  // the five 0-byte rows move nothing
+  EXPECT_EQ(c.points.front().bytes, 32u);            // the five 0-byte rows move nothing
   EXPECT_FALSE(largest(c).extra.contains("wrong"));  // N/A: not checked
   EXPECT_DOUBLE_EQ(largest(c).stats.median, 224.31);
   EXPECT_DOUBLE_EQ(largest(r.run.file.results.at(1)).stats.median, 226.16);  // in-place
@@ -197,7 +197,8 @@ TEST_F(ImportReal, Nvbandwidth5AllTestcasesH800) {
   double d2d_lo = 1e9, d2d_hi = 0;
   for (const auto& c : r.run.file.results) {
     if (c.status != core::case_status::ok) ++skipped;
-    if (c.imported->test.starts_with("device_to_device_memcpy_") && c.imported->test.ends_with("_ce")) {
+    if (c.imported->test.starts_with("device_to_device_memcpy_") &&
+        c.imported->test.ends_with("_ce")) {
       d2d_lo = std::min(d2d_lo, c.points[0].stats.median);
       d2d_hi = std::max(d2d_hi, c.points[0].stats.median);
     }
@@ -265,9 +266,12 @@ TEST_F(ImportReal, EveryFileImports) {
     if (name == "INDEX.md") continue;
     reports::import::import_options o{name, ""};
     // The logs that name no operation are imported with it given (the tests above).
-    if (name == "nccl-tests-3.txt") o.operation = "alltoall";
-    else if (name == "nccl-tests-4.txt") o.operation = "sendrecv";
-    else if (name.starts_with("nccl-tests-")) o.operation = "all_reduce";
+    if (name == "nccl-tests-3.txt")
+      o.operation = "alltoall";
+    else if (name == "nccl-tests-4.txt")
+      o.operation = "sendrecv";
+    else if (name.starts_with("nccl-tests-"))
+      o.operation = "all_reduce";
     EXPECT_NO_THROW(reports::import::import_text(real_output(entry.path()), o)) << name;
   }
 }

@@ -37,10 +37,10 @@ std::vector<finding> busbw_falls_rule(const core::result_file& f, const rule_opt
     x.level = severity::warning;
     x.subject = operation_title(c.kind.operation);
     x.title = "Bus bandwidth falls at the largest sizes instead of levelling off";
-    x.evidence = fmt::format("busbw {}{}, down from {}{} ({} of it)",
-                             figure(last.stats.median, "GB/s"), at_size(last.bytes),
-                             figure(best->stats.median, "GB/s"), at_size(best->bytes),
-                             percent(last.stats.median / best->stats.median));
+    x.evidence =
+        fmt::format("busbw {}{}, down from {}{} ({} of it)", figure(last.stats.median, "GB/s"),
+                    at_size(last.bytes), figure(best->stats.median, "GB/s"), at_size(best->bytes),
+                    percent(last.stats.median / best->stats.median));
     x.check =
         "Check the path the traffic takes (NCCL_DEBUG=INFO: P2P/IPC or NVLink vs SHM or NET; "
         "NCCL_P2P_DISABLE), GPU memory headroom, and whether the link slows down under load";

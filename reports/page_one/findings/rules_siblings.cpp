@@ -82,8 +82,8 @@ std::vector<finding> pair_outlier_rule(const core::result_file& f, const rule_op
       const double ratio = m.score / mid;
       auto it = slow.find(p);
       if (it != slow.end() && it->second.ratio <= ratio) continue;
-      slow[p] = {ratio, fmt::format("GPU {}->{} {}{} ({}), siblings' median {} ({} of it{})", a,
-                                    b, figure(m.value, "GB/s"), at_size(largest_bytes(*m.c)),
+      slow[p] = {ratio, fmt::format("GPU {}->{} {}{} ({}), siblings' median {} ({} of it{})", a, b,
+                                    figure(m.value, "GB/s"), at_size(largest_bytes(*m.c)),
                                     variant_text(*m.c), figure(value_mid, "GB/s"), percent(ratio),
                                     m.c->peak ? ", as fractions of line rate" : "")};
     }
@@ -151,11 +151,12 @@ std::vector<finding> host_outlier_rule(const core::result_file& f, const rule_op
         const double ratio = m.score / mid;
         auto& seen = fast[gpu];
         seen.ratio = std::max(seen.ratio, ratio);
-        seen.evidence += (seen.evidence.empty() ? "" : "; ") + fmt::format("{} ({} memory, {}) {}{}, siblings' median {} ({} of it)",
-                                          direction_text(host_copy_directions[std::get<0>(key)]),
-                                          std::get<1>(key), std::get<2>(key),
-                                          figure(m.value, "GB/s"), at_size(largest_bytes(*m.c)),
-                                          figure(median_of(values), "GB/s"), percent(ratio));
+        seen.evidence +=
+            (seen.evidence.empty() ? "" : "; ") +
+            fmt::format("{} ({} memory, {}) {}{}, siblings' median {} ({} of it)",
+                        direction_text(host_copy_directions[std::get<0>(key)]), std::get<1>(key),
+                        std::get<2>(key), figure(m.value, "GB/s"), at_size(largest_bytes(*m.c)),
+                        figure(median_of(values), "GB/s"), percent(ratio));
       }
       if (!(mid > 0) || m.score >= o.sibling_outlier * mid) continue;
       const long long gpu = *int_param(*m.c, "gpu");

@@ -42,10 +42,11 @@ std::vector<finding> tcp_retransmits_rule(const core::result_file& f, const rule
       std::string rtt;
       if (const double r = extra_value(p, "mean_rtt_us"); r > 0)
         rtt = fmt::format(", mean round trip {:.1f} ms", r / 1000);
-      x.evidence = fmt::format("{} ({} Gb/s){}, {} retransmits, CPU {:.0f} % here and {:.0f} % "
-                               "at the peer{}",
-                               figure(p.stats.median, "GB/s"), format_value(p.stats.median * 8),
-                               at_size(p.bytes), retransmits, local, remote, rtt);
+      x.evidence = fmt::format(
+          "{} ({} Gb/s){}, {} retransmits, CPU {:.0f} % here and {:.0f} % "
+          "at the peer{}",
+          figure(p.stats.median, "GB/s"), format_value(p.stats.median * 8), at_size(p.bytes),
+          retransmits, local, remote, rtt);
       x.check =
           "Look for loss on the path (netstat -s, switch counters), the socket buffers against "
           "bandwidth x round trip (net.ipv4.tcp_rmem/wmem), and try parallel streams";
