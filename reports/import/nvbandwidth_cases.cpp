@@ -114,6 +114,17 @@ core::result_file nvbandwidth_result(const nvbandwidth_run& run, const import_op
           kind = core::gpu_gpu_kind({"src", "dst"});
         }
         core::case_result c = imported_case(id, kind, src, true);
+        // A multinode run's processes name their hosts: whether a pair crosses hosts is what
+        // says how far the NVLink domain reaches.
+        if (!m->host && !m->all && hosts.size() > 1) {
+          const auto host_of = [&](const nlohmann::json& index) {
+            for (const auto& d : run.devices)
+              if (d.index == index.get<int>()) return d.host;
+            return std::string();
+          };
+          c.context["src_host"] = host_of(params.at("src"));
+          c.context["dst_host"] = host_of(params.at("dst"));
+        }
         c.params = std::move(params);
         if (t.sum) c.context["sum_reported"] = *t.sum;
         if (hosts.size() > 1) c.context["hosts"] = hosts;

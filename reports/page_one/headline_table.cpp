@@ -202,7 +202,10 @@ table headline_table(const run_input& run, const reference_set& refs) {
     const auto at = row.figure.bytes ? " at " + format_size(row.figure.bytes) : std::string();
     // Network people and their tools (perftest, iperf3) speak in Gb/s: both, so a figure can
     // be checked against the port speed and the tool's own output at a glance.
-    const auto bits = c.kind.is(core::paths::network) && row.figure.unit == "GB/s"
+    // A collective across nodes: its busbw is what each node's NIC carries, held against the
+    // port speed in Gb/s.
+    const bool across_nodes = c.kind.is(core::paths::collective) && c.params.value("nodes", 0) >= 2;
+    const auto bits = (c.kind.is(core::paths::network) || across_nodes) && row.figure.unit == "GB/s"
                           ? " (" + format_value(row.figure.value * 8) + " Gb/s)"
                           : std::string();
     t.rows.push_back({row.path, figure_text(row.figure, false) + bits + at, rate,

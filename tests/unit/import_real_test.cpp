@@ -172,7 +172,9 @@ TEST_F(ImportReal, Nvbandwidth2MultinodeNvlinkAcrossHosts) {
   EXPECT_EQ(r.run.file.system.at("gpus")[0].at("pci_bus_id"), "00000008:01:00");
   for (const auto& x : r.run.file.results)
     EXPECT_GT(x.points[0].stats.median, 797.0);  // intra- and inter-tray alike
-  EXPECT_TRUE(r.found.empty());
+  EXPECT_EQ(c.context.at("src_host"), "nvbandwidth-test-worker-0");
+  EXPECT_TRUE(has_finding(r, "gpu.nvlink_across_hosts", "one NVLink domain spans the hosts"));
+  EXPECT_TRUE(has_finding(r, "gpu.nvlink_across_hosts", "32 pairs across hosts"));
 }
 
 TEST_F(ImportReal, Nvbandwidth3A10HostToDevice) {

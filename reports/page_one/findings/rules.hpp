@@ -18,6 +18,7 @@
   X("gpu.peer_unavailable", peer_access_rule)      \
   X("gpu.pair_outlier", pair_outlier_rule)         \
   X("gpu.host_outlier", host_outlier_rule)         \
+  X("gpu.nvlink_across_hosts", nvlink_hosts_rule)  \
   X("cluster.suspect", cluster_suspect_rule)       \
   X("collective.scaling", collective_scaling_rule) \
   X("collective.busbw_falls", busbw_falls_rule)    \
