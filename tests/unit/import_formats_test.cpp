@@ -4,6 +4,8 @@
 
 #include "core/errors.hpp"
 #include "reports/compare/comparison.hpp"
+#include "reports/model/report_options.hpp"
+#include "reports/page_one/projection/projection.hpp"
 #include "tests/unit/import_fixtures.hpp"
 
 namespace gpubench::test_import {
@@ -238,6 +240,22 @@ TEST(ImportCompare, OneValueGetsNoSignificanceTest) {
   EXPECT_NE(c.rows[2].note.find("one value, no significance test"), std::string::npos);
   EXPECT_EQ(c.rows[0].result, reports::compare::verdict::same);
   EXPECT_EQ(c.rows[0].note, "one value, no significance test");
+}
+
+TEST(ImportProjection, OneAndTwoNodeLogsImportedTogetherProject) {
+  const auto one = import_own("nccl-allreduce-1node.txt");
+  const auto two = import_own("nccl-allreduce-2nodes.txt");
+  EXPECT_EQ(one.results[0].params.at("nodes"), 1);
+  EXPECT_EQ(two.results[0].params.at("nodes"), 2);
+  reports::model::run_input run;
+  run.path = "both.json";
+  run.file = reports::import::merge_imports({one, two}, {"one.txt", "two.txt"});
+  ASSERT_EQ(run.file.results.size(), 4u);
+  const auto summary =
+      reports::page_one::projection::projection_summary(run, reports::model::report_options{});
+  ASSERT_TRUE(summary);
+  EXPECT_NE(summary->find("scaling efficiency allreduce 99 % at 2 nodes"), std::string::npos)
+      << *summary;
 }
 
 }  // namespace
