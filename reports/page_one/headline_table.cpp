@@ -55,8 +55,13 @@ std::optional<path_kind> kind_of(const core::case_result& c) {
     if (latency) return path_kind{6, k.path + " latency", "GPU to GPU latency", true};
     if (param(c, "direction") == "bidir") return std::nullopt;
     const auto link = param(c, "link");
-    return path_kind{5, k.path + " " + link,
-                     "GPU to GPU" + (link.empty() ? std::string() : " over " + link), true};
+    // As for host copies: the copy engine's figure, SM copies only where no CE pair was
+    // measured (nvbandwidth's *_sm testcases beside its *_ce ones would mix two methods).
+    const bool sm = param(c, "engine") == "sm";
+    return path_kind{
+        5, k.path + " " + link,
+        "GPU to GPU" + (link.empty() ? std::string() : " over " + link) + (sm ? ", SM copy" : ""),
+        true, sm};
   }
   if (k.is(core::paths::network)) {
     const auto name = transport_title(k.transport);

@@ -208,7 +208,21 @@ TEST_F(ImportReal, Nvbandwidth5AllTestcasesH800) {
   EXPECT_EQ(skipped, 0u);
   EXPECT_GT(d2d_lo, 171.0);  // 172-176 GB/s, about 46 % of H100's 370
   EXPECT_LT(d2d_hi, 177.0);
+  // Page one: the copy engine's slowest pair (SM pairs stay off it) and H2D at Gen5 speed.
+  int seen = 0;
+  for (const auto& row : r.headline) {
+    if (row.key.starts_with("gpu_gpu")) {
+      EXPECT_DOUBLE_EQ(row.figure.value, 171.88);
+      ++seen;
+    }
+    if (row.key == "host_gpu to_gpu bandwidth") {
+      EXPECT_DOUBLE_EQ(row.figure.value, 55.28);
+      ++seen;
+    }
+  }
   EXPECT_TRUE(has_finding(r, "gpu.host_outlier", "GPU 1's host copies are much faster"));
+  EXPECT_EQ(seen, 2);
+  EXPECT_TRUE(has_finding(r, "gpu.host_outlier", "to_host measured) 50.50 GB/s"));
   EXPECT_FALSE(has_finding(r, "gpu.host_outlier", "slower"));
 }
 
