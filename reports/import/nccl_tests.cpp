@@ -200,8 +200,9 @@ core::result_file parse_nccl_tests(std::string_view text, const import_options& 
         for (const auto& field : f)
           if (starts_with(field, "nccl-library=")) nccl = nccl_version(field.substr(13));
       } else if (starts_with(body, "Collective test starting:") && f.size() >= 4) {
-        src.test = std::string(f[3]);
+        // Only a known operation's name becomes part of the benchmark id.
         op = nccl_tests_operation(f[3]);
+        if (!op.empty()) src.test = op + "_perf";
       } else if (starts_with(body, "nThread ")) {
         if (header_line) fail(o, line.number, "one nccl-tests run per file (a second header)");
         header_line = line.number;
@@ -232,7 +233,7 @@ core::result_file parse_nccl_tests(std::string_view text, const import_options& 
           src.command = std::string(t);
           if (op.empty()) {
             op = name;
-            src.test = std::filesystem::path(std::string(field)).filename().string();
+            src.test = op + "_perf";
           }
           break;
         }

@@ -50,11 +50,17 @@ void check_and_label(std::vector<run_input>& runs) {
                                 "; these files cannot be reported together");
     }
   }
+  // A file that names no host (an imported log that does not say) is named by its file.
+  const auto host_of = [](const run_input& r) {
+    const auto it = r.file.system.find("host");
+    return it != r.file.system.end() && it->is_string() ? it->get<std::string>()
+                                                        : r.path.filename().string();
+  };
   std::map<std::string, int> hosts;
   for (const auto& r : runs)
-    ++hosts[r.file.system.value("host", std::string("host"))];
+    ++hosts[host_of(r)];
   for (auto& r : runs) {
-    const std::string host = r.file.system.value("host", std::string("host"));
+    const std::string host = host_of(r);
     // Two runs of one host (before/after, TCP/RDMA) are told apart by when they started.
     r.label = hosts[host] > 1 ? host + " " + r.file.run.started : host;
   }
