@@ -252,8 +252,8 @@ core::result_file parse_nccl_tests(std::string_view text, const import_options& 
   if (op.empty())
     fail(o, 0,
          "a log naming its operation ('# Collective test starting' or the *_perf command line); "
-         "this one names none: import it with --op (all_reduce, all_gather, reduce_scatter, "
-         "alltoall, broadcast, reduce, sendrecv)");
+         "this one names none: give it with --op (all_reduce, all_gather, reduce_scatter, "
+         "alltoall, broadcast, reduce, sendrecv) to import or report");
   if (src.test.empty()) src.test = op + "_perf";
 
   std::set<std::string> hosts;

@@ -9,11 +9,14 @@
 
 namespace gpubench::reports::model {
 
-std::vector<run_input> load_runs(const std::vector<std::filesystem::path>& paths) {
+std::vector<run_input> load_runs(const std::vector<std::filesystem::path>& paths,
+                                 const std::string& operation) {
+  import::import_options options;
+  options.operation = operation;
   if (paths.empty()) throw core::usage_error("report: give at least one result file");
   std::vector<run_input> runs;
   for (const auto& p : paths)
-    runs.push_back({p, import::load_result(p), {}});
+    runs.push_back({p, import::load_result(p, options), {}});
   check_and_label(runs);
   return runs;
 }

@@ -19,7 +19,9 @@ struct run_input {
 // (import::load_result); throws core::input_error naming the file when one
 // is missing, empty, truncated or of the wrong schema, or when two files cannot be reported
 // together (the same run twice, or one benchmark id measured in different units).
-std::vector<run_input> load_runs(const std::vector<std::filesystem::path>& paths);
+// `operation`: the nccl-tests operation of a log that names none (report --op).
+std::vector<run_input> load_runs(const std::vector<std::filesystem::path>& paths,
+                                 const std::string& operation = {});
 
 // The tools an imported run was read from, with their versions where the output names them
 // ("nccl-tests 2.18.5, nvbandwidth v0.8"); empty for a run gpubench measured.

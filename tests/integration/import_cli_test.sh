@@ -56,6 +56,9 @@ has "notes.txt: expected a gpubench result file or the output of" err
 has "imported from nvbandwidth v0.8" side.md
 has "dgx-h100-a" side.md
 has "The runs side by side" side.md
+"$gpubench" report "$imp/nccl-old-alltoall.txt" --op alltoall --md a2a.md 2>err ||
+  fail "report --op of a log naming no operation: exit $?: $(cat err)"
+has "All-to-all nccl (1 nodes)" a2a.md
 "$gpubench" report "$imp/nccl-truncated.txt" --md x.md 2>err
 [[ $? == 2 ]] || fail "report of a truncated log: exit $?, expected 2"
 
