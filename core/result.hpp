@@ -23,6 +23,11 @@ namespace gpubench::core {
 inline constexpr const char* result_schema_id = "gpubench.result/1.3";
 inline constexpr const char* result_schema_major = "gpubench.result/1";
 
+// No measurement of this tool comes near 1e15 in its unit (1e15 us is 31 years, 1e15 GB/s a
+// zettabyte per second): readers refuse a larger value as corruption, and importers refuse to
+// read one from another tool's output.
+inline constexpr double plausible_limit = 1e15;
+
 // Whether a reader of this major version reads `schema`.
 bool readable_schema(std::string_view schema);
 

@@ -138,10 +138,8 @@ class reader {
   std::string m_path;
 };
 
-// What a measured value of a case may be. No measurement of this tool comes near 1e15 in its
-// unit (1e15 us is 31 years, 1e15 GB/s a zettabyte per second); a larger value is corruption,
-// and its square (in a standard deviation) could overflow to infinity.
-constexpr double plausible_limit = 1e15;
+// What a measured value of a case may be: within plausible_limit (core/result.hpp); a larger
+// value is corruption, and its square (in a standard deviation) could overflow to infinity.
 
 struct value_rules {
   bool non_negative = false;  // latency and bandwidth cannot be below zero

@@ -56,7 +56,10 @@ std::optional<double> to_number(std::string_view field) {
   double v = 0;
   const char* end = field.data() + field.size();
   const auto [ptr, ec] = std::from_chars(field.data(), end, v);
-  if (field.empty() || ec != std::errc() || ptr != end || !std::isfinite(v)) return std::nullopt;
+  // Beyond the limit a result file may hold is no figure a tool printed, but a corrupt one.
+  if (field.empty() || ec != std::errc() || ptr != end || !std::isfinite(v) ||
+      std::fabs(v) > core::plausible_limit)
+    return std::nullopt;
   return v;
 }
 

@@ -33,7 +33,8 @@ std::vector<std::string_view> split_fields(std::string_view line);
 std::string_view trim(std::string_view s);
 bool starts_with(std::string_view s, std::string_view prefix);
 
-// A whole field as a number: finite, nothing left over; nullopt otherwise.
+// A whole field as a number: finite, within core::plausible_limit, nothing left over; nullopt
+// otherwise.
 std::optional<double> to_number(std::string_view field);
 std::optional<std::uint64_t> to_count(std::string_view field);
 

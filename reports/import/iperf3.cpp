@@ -17,14 +17,16 @@ double number_at(const nlohmann::json& j, const char* key, const import_options&
   if (!j.is_object() || !j.contains(key) || !j.at(key).is_number())
     fail(o, 0, fmt::format("{}.{} as a number", where, key));
   const double v = j.at(key).get<double>();
-  if (!std::isfinite(v) || v < 0) fail(o, 0, fmt::format("{}.{} of 0 or more", where, key));
+  if (!std::isfinite(v) || v < 0 || v > core::plausible_limit)
+    fail(o, 0, fmt::format("{}.{} of 0 or more, within {:g}", where, key, core::plausible_limit));
   return v;
 }
 
 std::optional<double> optional_number(const nlohmann::json& j, const char* key) {
   if (!j.is_object() || !j.contains(key) || !j.at(key).is_number()) return std::nullopt;
   const double v = j.at(key).get<double>();
-  return std::isfinite(v) ? std::optional<double>(v) : std::nullopt;
+  return std::isfinite(v) && std::fabs(v) <= core::plausible_limit ? std::optional<double>(v)
+                                                                   : std::nullopt;
 }
 
 }  // namespace

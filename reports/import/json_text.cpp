@@ -19,6 +19,9 @@ nlohmann::json parse_json_text(std::string_view text, const import_options& o) {
     fail(o, line,
          fmt::format("a complete JSON document ({})",
                      colon == std::string::npos ? what : what.substr(colon + 2)));
+  } catch (const nlohmann::json::exception& e) {
+    // A number too large for any type ("number overflow parsing '5E5555555'"): no line known.
+    fail(o, 0, "JSON whose numbers fit a double", e.what());
   }
 }
 

@@ -26,7 +26,7 @@ std::optional<double> cell(const nlohmann::json& v, const import_options& o,
                            const std::string& where) {
   if (v.is_number()) {
     const double d = v.get<double>();
-    if (d >= 0 && std::isfinite(d)) return d;
+    if (d >= 0 && d <= core::plausible_limit) return d;
   } else if (v.is_string()) {
     const auto s = v.get<std::string>();
     if (s == "N/A") return std::nullopt;

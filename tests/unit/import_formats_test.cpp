@@ -4,6 +4,7 @@
 
 #include "core/errors.hpp"
 #include "reports/compare/comparison.hpp"
+#include "reports/import/json_text.hpp"
 #include "reports/model/report_options.hpp"
 #include "reports/page_one/projection/projection.hpp"
 #include "tests/unit/import_fixtures.hpp"
@@ -225,6 +226,28 @@ TEST(ImportFormats, MergeRefusesTheSameCaseTwice) {
   const auto m = reports::import::merge_imports({a, b}, {"a.txt", "b.txt"});
   EXPECT_EQ(m.results.size(), 2u);
   EXPECT_EQ(m.system.at("host"), "client-a");
+}
+
+// Inputs the fuzz targets found, written out so the fixes stay.
+TEST(ImportFuzzFindings, NumberOverflowInJsonIsBadInput) {
+  const std::string text = "\n\t5E5555555%555555555v\xfeo\x1b";
+  reports::import::import_options o{"f.json", ""};
+  EXPECT_THROW(reports::import::parse_json_text(text, o), core::input_error);
+  EXPECT_THROW(reports::import::parse_json_text("[1e999999]", o), core::input_error);
+}
+
+TEST(ImportFuzzFindings, ImplausibleBusBandwidthIsBadInput) {
+  std::string text = read_text(own("nccl-old-alltoall.txt"));
+  const std::string busbw = "17.48";
+  text.replace(text.find(busbw), busbw.size(), "1" + std::string(120, '6') + ".48");
+  reports::import::import_options o{"big.txt", "alltoall"};
+  try {
+    reports::import::import_text(text, o);
+    FAIL() << "a busbw of 1e120 GB/s was accepted";
+  } catch (const core::input_error& e) {
+    EXPECT_NE(std::string(e.what()).find("big.txt:14: expected a table row"), std::string::npos)
+        << e.what();
+  }
 }
 
 TEST(ImportCompare, OneValueGetsNoSignificanceTest) {
