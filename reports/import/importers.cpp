@@ -1,5 +1,6 @@
 #include "reports/import/importers.hpp"
 
+#include <algorithm>
 #include <fstream>
 #include <map>
 #include <sstream>
@@ -37,19 +38,28 @@ constexpr text_importer text_importers[] = {
     {"perftest", looks_like_perftest, parse_perftest},
 };
 
+// JSON formats are told apart by the first key of their document, which each tool writes
+// first: nothing is parsed to recognise them (a gpubench result file may be large, and its own
+// reader streams it).
 struct json_importer {
   const char* format;
-  bool (*looks_like)(const nlohmann::json&);
+  const char* first_key;
   core::result_file (*parse)(const nlohmann::json&, const import_options&);
 };
 constexpr json_importer json_importers[] = {
-    {"nvbandwidth-json", looks_like_nvbandwidth_json, parse_nvbandwidth_json},
-    {"iperf3", looks_like_iperf3, parse_iperf3},
+    {"nvbandwidth-json", nvbandwidth_json_key, parse_nvbandwidth_json},
+    {"iperf3", iperf3_json_key, parse_iperf3},
 };
 
-bool is_gpubench(const nlohmann::json& j) {
-  return j.is_object() && j.contains("schema") && j.at("schema").is_string() &&
-         j.at("schema").get<std::string>().starts_with("gpubench.result/");
+// The first key of a JSON object's text ('{ "start": ...' -> "start"); empty if none.
+std::string first_key(std::string_view text) {
+  text = trim(text);
+  if (text.empty() || text.front() != '{') return {};
+  text = trim(text.substr(1));
+  if (text.empty() || text.front() != '"') return {};
+  const auto end = text.find('"', 1);
+  if (end == std::string_view::npos || end > 64) return {};
+  return std::string(text.substr(1, end - 1));
 }
 
 std::string not_recognised(const import_options& o) {
@@ -72,19 +82,10 @@ std::vector<std::string> import_formats() {
 
 std::string detect_format(std::string_view text) {
   if (looks_like_json(text)) {
-    const auto j = nlohmann::json::parse(text.begin(), text.end(), nullptr, false);
-    if (j.is_discarded()) {
-      // A truncated JSON document still says what it was meant to be in its first lines.
-      if (text.find("\"gpubench.result/") != std::string_view::npos) return "gpubench";
-      if (text.find("\"nvbandwidth\"") != std::string_view::npos) return "nvbandwidth-json";
-      if (text.find("\"intervals\"") != std::string_view::npos ||
-          text.find("\"test_start\"") != std::string_view::npos)
-        return "iperf3";
-      return {};
-    }
-    if (is_gpubench(j)) return "gpubench";
+    const std::string key = first_key(text);
     for (const auto& i : json_importers)
-      if (i.looks_like(j)) return i.format;
+      if (key == i.first_key) return i.format;
+    if (text.find("\"gpubench.result/") != std::string_view::npos) return "gpubench";
     return {};
   }
   for (const auto& i : text_importers)
@@ -106,20 +107,20 @@ core::result_file import_text(std::string_view text, const import_options& o) {
 core::result_file load_result(const std::filesystem::path& path, const import_options& options) {
   std::ifstream in(path, std::ios::binary);
   if (!in) return core::read_result_file(path);  // its message names the file and the reason
-  std::ostringstream buffer;
-  buffer << in.rdbuf();
-  const std::string text = buffer.str();
-  const std::string format = detect_format(text);
-  if (format == "gpubench" || format.empty()) {
-    // Not another tool's output: the result reader says what is wrong with it, if anything
-    // (a JSON file of another schema, an empty file).
-    if (format.empty() && !looks_like_json(text) && !trim(text).empty()) {
-      import_options o = options;
-      o.name = path.string();
-      throw core::input_error(not_recognised(o));
-    }
-    return core::read_result_file(path);
+  // A JSON file whose first key is no other tool's is left to the result reader, which streams
+  // it and says what is wrong with it, if anything.
+  std::string head(4096, '\0');
+  in.read(head.data(), static_cast<std::streamsize>(head.size()));
+  head.resize(static_cast<std::size_t>(in.gcount()));
+  if (looks_like_json(head) || trim(head).empty()) {
+    const std::string key = first_key(head);
+    if (std::none_of(std::begin(json_importers), std::end(json_importers),
+                     [&](const auto& i) { return key == i.first_key; }))
+      return core::read_result_file(path);
   }
+  std::ostringstream rest;
+  rest << in.rdbuf();
+  const std::string text = head + rest.str();
   import_options o = options;
   o.name = path.string();
   return import_text(text, o);

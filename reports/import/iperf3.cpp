@@ -31,10 +31,6 @@ std::optional<double> optional_number(const nlohmann::json& j, const char* key) 
 
 }  // namespace
 
-bool looks_like_iperf3(const nlohmann::json& j) {
-  return j.is_object() && j.contains("start") && j.contains("end") && j.contains("intervals");
-}
-
 core::result_file parse_iperf3(const nlohmann::json& j, const import_options& o) {
   if (j.contains("error") && j.at("error").is_string())
     fail(o, 0, "a finished iperf3 run; iperf3 reported", j.at("error").get<std::string>());

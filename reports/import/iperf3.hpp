@@ -9,8 +9,8 @@
 
 namespace gpubench::reports::import {
 
-// Whether a parsed document is iperf3's: "start", "intervals" and "end".
-bool looks_like_iperf3(const nlohmann::json& j);
+// iperf3 -J writes "start" first, then "intervals" and "end".
+inline constexpr const char* iperf3_json_key = "start";
 
 // Throws core::input_error naming the field that is missing or malformed, or iperf3's own error.
 core::result_file parse_iperf3(const nlohmann::json& j, const import_options& o);

@@ -37,10 +37,6 @@ std::optional<double> cell(const nlohmann::json& v, const import_options& o,
 
 }  // namespace
 
-bool looks_like_nvbandwidth_json(const nlohmann::json& j) {
-  return j.is_object() && j.contains("nvbandwidth") && j.at("nvbandwidth").is_object();
-}
-
 core::result_file parse_nvbandwidth_json(const nlohmann::json& j, const import_options& o) {
   const auto& root = member(j, "nvbandwidth", value_t::object, o, "");
   if (root.contains("error") && root.at("error").is_string())

@@ -11,8 +11,8 @@
 
 namespace gpubench::reports::import {
 
-// Whether a parsed document is nvbandwidth's: an object with an "nvbandwidth" object.
-bool looks_like_nvbandwidth_json(const nlohmann::json& j);
+// nvbandwidth's document is an object whose first (and only) key is this.
+inline constexpr const char* nvbandwidth_json_key = "nvbandwidth";
 
 // Throws core::input_error naming the field that is missing or malformed.
 core::result_file parse_nvbandwidth_json(const nlohmann::json& j, const import_options& o);
