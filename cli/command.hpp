@@ -28,5 +28,6 @@ command setup_serve(CLI::App& app, const environment& env);
 command setup_topo(CLI::App& app, const environment& env);
 command setup_compare(CLI::App& app, const environment& env);
 command setup_report(CLI::App& app, const environment& env);
+command setup_import(CLI::App& app, const environment& env);
 
 }  // namespace gpubench::cli

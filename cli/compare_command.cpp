@@ -17,6 +17,7 @@
 #include "reports/compare/formats.hpp"
 #include "reports/compare/references.hpp"
 #include "reports/compare/threshold_spec.hpp"
+#include "reports/import/importers.hpp"
 
 namespace gpubench::cli {
 
@@ -72,9 +73,9 @@ int run_compare(const compare_options& o, const environment& env) {
     throw core::usage_error(fmt::format("--alpha: {} is not between 0 and 1", o.alpha));
 
   std::optional<core::result_file> base;
-  if (o.files.size() == 2) base = core::read_result_file(o.files[0]);
+  if (o.files.size() == 2) base = reports::import::load_result(o.files[0]);
   const std::string new_path = o.files.back();
-  const core::result_file fresh = core::read_result_file(new_path);
+  const core::result_file fresh = reports::import::load_result(new_path);
 
   reports::compare::compare_options options;
   options.alpha = o.alpha;
@@ -125,7 +126,9 @@ command setup_compare(CLI::App& app, const environment& env) {
   auto* sub = app.add_subcommand(
       "compare", "Compare two result files (or one against a reference file): the CI gate");
   auto o = std::make_shared<compare_options>();
-  sub->add_option("files", o->files, "BASE.json NEW.json, or NEW.json alone with --references")
+  sub->add_option("files", o->files,
+                  "BASE.json NEW.json, or NEW.json alone with --references; other tools' output "
+                  "is imported as it is read (docs/import.md)")
       ->required()
       ->expected(1, 2);
   sub->add_option("--threshold", o->thresholds,

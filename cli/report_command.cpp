@@ -1,4 +1,4 @@
-// gpubench report RUN.json... [--html F] [--pdf F] [--md F] [--csv F]
+// gpubench report RUN.json|TOOL-OUTPUT... [--html F] [--pdf F] [--md F] [--csv F]
 #include <cstdio>
 #include <filesystem>
 
@@ -7,6 +7,7 @@
 #include "cli/command.hpp"
 #include "core/errors.hpp"
 #include "core/result_json.hpp"
+#include "reports/import/nccl_tests.hpp"
 #include "reports/model/report_options.hpp"
 #include "reports/page_one/findings/finding.hpp"
 #include "reports/render/charts.hpp"
@@ -27,6 +28,7 @@ struct report_options {
   std::string csv;
   std::string step_time;  // --step-time, as typed (parsed in run_report: bad values exit 2)
   std::string overlap;
+  std::string op;  // --op: the operation of an nccl-tests log that names none
   reports::model::training_text training;  // --strategy, --params, ... as typed
 };
 
@@ -71,7 +73,9 @@ int run_report(report_options o) {
   if (!o.overlap.empty()) model.overlap = reports::model::parse_overlap(o.overlap);
   model.training = reports::model::parse_training_model(o.training);
   std::vector<std::filesystem::path> paths(o.files.begin(), o.files.end());
-  const auto runs = reports::model::load_runs(paths);
+  if (!o.op.empty() && reports::import::nccl_tests_operation(o.op).empty())
+    throw core::usage_error(fmt::format("--op: '{}' is no nccl-tests operation", o.op));
+  const auto runs = reports::model::load_runs(paths, o.op);
   // With no output named, the HTML report goes next to the first result file.
   if (o.html.empty() && o.pdf.empty() && o.md.empty() && o.csv.empty())
     o.html = std::filesystem::path(paths.front()).replace_extension(".html").string();
@@ -94,7 +98,9 @@ command setup_report(CLI::App& app, const environment&) {
       "report",
       "Turn result files into an HTML, PDF, Markdown or CSV report (reads, never measures)");
   auto o = std::make_shared<report_options>();
-  sub->add_option("files", o->files, "Result files (gpubench.result/1.N); several are compared")
+  sub->add_option("files", o->files,
+                  "Result files (gpubench.result/1.N), or nccl-tests, nvbandwidth, perftest or "
+                  "iperf3 output (docs/import.md); several are compared")
       ->required();
   sub->add_option("--html", o->html,
                   "Self-contained HTML report (default: next to the first file)");
@@ -103,6 +109,9 @@ command setup_report(CLI::App& app, const environment&) {
                   "Markdown report, charts as SVG files in <name>-charts/ beside it ('-' for "
                   "standard output, charts named only)");
   sub->add_option("--csv", o->csv, "CSV, one row per point ('-' for standard output)");
+  sub->add_option("--op", o->op,
+                  "nccl-tests logs that name no operation: which it is (all_reduce, alltoall, "
+                  "...; docs/import.md)");
   sub->add_option("--step-time", o->step_time,
                   "Training projection: compute seconds per step on one node, e.g. 0.25 or "
                   "250ms (default 0.25 s)");

@@ -19,8 +19,14 @@ namespace gpubench::core {
 // any N: a minor version only adds fields, which older readers ignore.
 // 1.1: every case declares its kind.
 // 1.2: a cluster section may hold the second look at its suspects ("confirmation").
-inline constexpr const char* result_schema_id = "gpubench.result/1.2";
+// 1.3: a case read from another tool's output says so ("imported": true, "source").
+inline constexpr const char* result_schema_id = "gpubench.result/1.3";
 inline constexpr const char* result_schema_major = "gpubench.result/1";
+
+// No measurement of this tool comes near 1e15 in its unit (1e15 us is 31 years, 1e15 GB/s a
+// zettabyte per second): readers refuse a larger value as corruption, and importers refuse to
+// read one from another tool's output.
+inline constexpr double plausible_limit = 1e15;
 
 // Whether a reader of this major version reads `schema`.
 bool readable_schema(std::string_view schema);
@@ -42,6 +48,16 @@ struct point_result {
   double seconds = 0;                               // wall time of the timed samples
 };
 
+// Where an imported case came from (`gpubench import`): the tool whose output it was read from,
+// as far as the output says. Empty fields: the output did not say.
+struct import_source {
+  std::string tool;     // "nccl-tests", "nvbandwidth", "perftest", "iperf3"
+  std::string version;  // the tool's version as its output prints it
+  std::string command;  // the command line, where the output holds one
+  std::string file;     // the file it was read from
+  std::string test;     // the tool's own name of the test ("all_reduce_perf", "ib_write_bw")
+};
+
 enum class case_status { ok, skipped, failed };
 std::string to_string(case_status s);
 
@@ -57,6 +73,9 @@ struct case_result {
   std::optional<peak_info> peak;
   nlohmann::json context = nlohmann::json::object();  // the path: peer, interface, device, ...
   std::vector<point_result> points;
+  // Set on a case read from another tool's output: its points hold what that tool printed,
+  // often one value each (no samples of ours, so compare runs no significance test on them).
+  std::optional<import_source> imported;
 };
 
 struct tool_info {

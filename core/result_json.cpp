@@ -138,10 +138,8 @@ class reader {
   std::string m_path;
 };
 
-// What a measured value of a case may be. No measurement of this tool comes near 1e15 in its
-// unit (1e15 us is 31 years, 1e15 GB/s a zettabyte per second); a larger value is corruption,
-// and its square (in a standard deviation) could overflow to infinity.
-constexpr double plausible_limit = 1e15;
+// What a measured value of a case may be: within plausible_limit (core/result.hpp); a larger
+// value is corruption, and its square (in a standard deviation) could overflow to infinity.
 
 struct value_rules {
   bool non_negative = false;  // latency and bandwidth cannot be below zero
@@ -225,6 +223,15 @@ case_result read_case(const reader& r) {
     c.peak = peak_info{p.at("value").num(), p.at("unit").str(), p.at("basis").str()};
   }
   if (r.has("context")) c.context = r.at("context").object();
+  if (r.has("imported") && r.at("imported").raw() == true) {
+    import_source src;
+    if (r.has("source")) {
+      const reader s = r.at("source");
+      const auto text = [&](const char* key) { return s.has(key) ? s.at(key).str() : ""; };
+      src = {text("tool"), text("version"), text("command"), text("file"), text("test")};
+    }
+    c.imported = std::move(src);
+  }
   const value_rules rules = rules_for(c.metric);
   const reader points = r.at("points");
   const std::size_t n = points.array_size();
@@ -259,6 +266,18 @@ json case_to_json(const case_result& c) {
              {"points", std::move(points)}};
   if (!c.kind.empty()) jc["kind"] = to_json(c.kind);
   if (c.status != case_status::ok) jc["reason"] = c.reason;
+  if (c.imported) {
+    jc["imported"] = true;
+    json src = json::object();
+    const std::pair<const char*, const std::string*> fields[] = {{"tool", &c.imported->tool},
+                                                                 {"version", &c.imported->version},
+                                                                 {"command", &c.imported->command},
+                                                                 {"file", &c.imported->file},
+                                                                 {"test", &c.imported->test}};
+    for (const auto& [key, value] : fields)
+      if (!value->empty()) src[key] = *value;
+    jc["source"] = std::move(src);
+  }
   if (c.peak)
     jc["peak"] = {
         {"value", number(c.peak->value)}, {"unit", c.peak->unit}, {"basis", c.peak->basis}};

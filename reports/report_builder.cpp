@@ -15,10 +15,18 @@ document build_report(const std::vector<run_input>& runs, const reference_set& r
                       const report_options& options) {
   document doc;
   doc.title = "gpubench report";
-  for (const auto& r : runs)
-    doc.subtitle.push_back(r.label + ": suite " + r.file.run.suite + ", " + r.file.run.started +
-                           ", " + core::to_string(r.file.run.status) + " (" +
-                           r.path.filename().string() + ")");
+  for (const auto& r : runs) {
+    // An imported run's time is when it was read; the tool is what the reader needs to know.
+    if (const auto tools = imported_from(r.file); !tools.empty())
+      doc.subtitle.push_back(r.label + ": imported from " + tools +
+                             " output, the figures as the tool "
+                             "printed them (" +
+                             r.path.filename().string() + ")");
+    else
+      doc.subtitle.push_back(r.label + ": suite " + r.file.run.suite + ", " + r.file.run.started +
+                             ", " + core::to_string(r.file.run.status) + " (" +
+                             r.path.filename().string() + ")");
+  }
   for (auto& s : page_one::page_one_sections(runs, refs, options))
     doc.sections.push_back(std::move(s));
   for (auto& s : cluster::cluster_sections(runs))

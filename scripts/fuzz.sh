@@ -10,7 +10,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-all_targets=(control_frame handshake rdma_endpoint result_file references)
+all_targets=(control_frame handshake rdma_endpoint result_file references import_nccl_tests
+  import_nvbandwidth_text import_nvbandwidth_json import_perftest import_iperf3)
 seconds=30
 if [[ $# -gt 0 && $1 =~ ^[0-9]+$ ]]; then
   seconds=$1

@@ -127,7 +127,10 @@ void judge(comparison_row& row, const core::point_result& base, const core::poin
   row.base_value = base.stats.median;
   row.new_value = fresh.stats.median;
   row.threshold = options.threshold.for_benchmark(row.benchmark);
-  row.test = mann_whitney_u(base.samples, fresh.samples, options.alpha);
+  // An imported point is often the one figure its tool printed: nothing to test it with, and
+  // saying so beats a U test on one value that can only come out "too few samples".
+  const bool one_value = base.samples.size() < 2 || fresh.samples.size() < 2;
+  if (!one_value) row.test = mann_whitney_u(base.samples, fresh.samples, options.alpha);
   const double b = base.stats.median, n = fresh.stats.median;
   if (!std::isfinite(b) || !std::isfinite(n) || b == 0) {
     row.result = verdict::noisy;
@@ -140,6 +143,13 @@ void judge(comparison_row& row, const core::point_result& base, const core::poin
   const double change = *row.change;
   if (std::fabs(change) <= row.threshold) {
     row.result = verdict::same;
+    if (one_value) row.note = "one value, no significance test";
+    return;
+  }
+  if (one_value) {
+    row.result = verdict::noisy;
+    row.note = fmt::format("one value, no significance test ({} and {} values)",
+                           base.samples.size(), fresh.samples.size());
     return;
   }
   const u_test_result& t = *row.test;

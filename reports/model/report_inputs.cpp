@@ -1,19 +1,39 @@
 #include "reports/model/report_inputs.hpp"
 
+#include <algorithm>
 #include <map>
 
 #include "core/errors.hpp"
 #include "core/result_json.hpp"
+#include "reports/import/importers.hpp"
 
 namespace gpubench::reports::model {
 
-std::vector<run_input> load_runs(const std::vector<std::filesystem::path>& paths) {
+std::vector<run_input> load_runs(const std::vector<std::filesystem::path>& paths,
+                                 const std::string& operation) {
+  import::import_options options;
+  options.operation = operation;
   if (paths.empty()) throw core::usage_error("report: give at least one result file");
   std::vector<run_input> runs;
   for (const auto& p : paths)
-    runs.push_back({p, core::read_result_file(p), {}});
+    runs.push_back({p, import::load_result(p, options), {}});
   check_and_label(runs);
   return runs;
+}
+
+std::string imported_from(const core::result_file& file) {
+  std::vector<std::string> tools;
+  for (const auto& c : file.results) {
+    if (!c.imported) continue;
+    const std::string t = c.imported->version.empty()
+                              ? c.imported->tool
+                              : c.imported->tool + " " + c.imported->version;
+    if (std::find(tools.begin(), tools.end(), t) == tools.end()) tools.push_back(t);
+  }
+  std::string out;
+  for (const auto& t : tools)
+    out += (out.empty() ? "" : ", ") + t;
+  return out;
 }
 
 void check_and_label(std::vector<run_input>& runs) {
@@ -33,11 +53,17 @@ void check_and_label(std::vector<run_input>& runs) {
                                 "; these files cannot be reported together");
     }
   }
+  // A file that names no host (an imported log that does not say) is named by its file.
+  const auto host_of = [](const run_input& r) {
+    const auto it = r.file.system.find("host");
+    return it != r.file.system.end() && it->is_string() ? it->get<std::string>()
+                                                        : r.path.filename().string();
+  };
   std::map<std::string, int> hosts;
   for (const auto& r : runs)
-    ++hosts[r.file.system.value("host", std::string("host"))];
+    ++hosts[host_of(r)];
   for (auto& r : runs) {
-    const std::string host = r.file.system.value("host", std::string("host"));
+    const std::string host = host_of(r);
     // Two runs of one host (before/after, TCP/RDMA) are told apart by when they started.
     r.label = hosts[host] > 1 ? host + " " + r.file.run.started : host;
   }

@@ -15,10 +15,17 @@ struct run_input {
   std::string label;  // how the report names this run: its host, made unique
 };
 
-// Reads every file (core::read_result_file); throws core::input_error naming the file when one
+// Reads every file: a result file (core::read_result_file) or another tool's output, imported
+// (import::load_result); throws core::input_error naming the file when one
 // is missing, empty, truncated or of the wrong schema, or when two files cannot be reported
 // together (the same run twice, or one benchmark id measured in different units).
-std::vector<run_input> load_runs(const std::vector<std::filesystem::path>& paths);
+// `operation`: the nccl-tests operation of a log that names none (report --op).
+std::vector<run_input> load_runs(const std::vector<std::filesystem::path>& paths,
+                                 const std::string& operation = {});
+
+// The tools an imported run was read from, with their versions where the output names them
+// ("nccl-tests 2.18.5, nvbandwidth v0.8"); empty for a run gpubench measured.
+std::string imported_from(const core::result_file& file);
 
 // Checks files already in memory (what load_runs does after reading) and sets their labels.
 void check_and_label(std::vector<run_input>& runs);

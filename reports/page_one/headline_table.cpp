@@ -27,6 +27,7 @@ struct path_kind {
   std::string key;
   std::string title;
   bool worst = false;
+  bool fallback = false;  // shown only where the path has no case of the preferred kind
 };
 
 std::optional<path_kind> kind_of(const core::case_result& c) {
@@ -37,21 +38,30 @@ std::optional<path_kind> kind_of(const core::case_result& c) {
   if (k.is(core::paths::host_gpu)) {
     const std::string key = k.path + " " + k.direction + " " + c.metric;
     if (latency) return path_kind{4, key, "GPU to host memory latency", true};
-    if (!pinned_ce) return std::nullopt;
+    // An SM copy stands in where no copy-engine case was measured (an imported nvbandwidth
+    // run of *_sm testcases only), and says so.
+    const bool sm = param(c, "memory") != "pageable" && param(c, "engine") == "sm";
+    if (!pinned_ce && !sm) return std::nullopt;
+    const std::string how = pinned_ce ? "" : ", SM copy";
     if (k.direction == core::directions::to_gpu)
-      return path_kind{1, key, "Host to GPU (pinned)", true};
+      return path_kind{1, key, "Host to GPU (pinned" + how + ")", true, sm};
     if (k.direction == core::directions::to_host)
-      return path_kind{2, key, "GPU to host (pinned)", true};
+      return path_kind{2, key, "GPU to host (pinned" + how + ")", true, sm};
     if (k.direction == core::directions::both)
-      return path_kind{3, key, "Host and GPU, both directions", true};
+      return path_kind{3, key, "Host and GPU, both directions" + how, true, sm};
     return std::nullopt;
   }
   if (k.is(core::paths::gpu_gpu)) {
     if (latency) return path_kind{6, k.path + " latency", "GPU to GPU latency", true};
     if (param(c, "direction") == "bidir") return std::nullopt;
     const auto link = param(c, "link");
-    return path_kind{5, k.path + " " + link,
-                     "GPU to GPU" + (link.empty() ? std::string() : " over " + link), true};
+    // As for host copies: the copy engine's figure, SM copies only where no CE pair was
+    // measured (nvbandwidth's *_sm testcases beside its *_ce ones would mix two methods).
+    const bool sm = param(c, "engine") == "sm";
+    return path_kind{
+        5, k.path + " " + link,
+        "GPU to GPU" + (link.empty() ? std::string() : " over " + link) + (sm ? ", SM copy" : ""),
+        true, sm};
   }
   if (k.is(core::paths::network)) {
     const auto name = transport_title(k.transport);
@@ -60,7 +70,9 @@ std::optional<path_kind> kind_of(const core::case_result& c) {
                      name + (latency ? " latency, p50" : " bandwidth"), false};
   }
   if (k.is(core::paths::collective)) {
-    const auto how = param(c, "backend") + "/" + param(c, "transport");
+    // An imported nccl-tests log names no transport: "nccl", not "nccl/".
+    const auto transport = param(c, "transport");
+    const auto how = param(c, "backend") + (transport.empty() ? "" : "/" + transport);
     return path_kind{13, k.path + " " + k.operation + " " + how,
                      operation_title(k.operation) + " " + how, false};
   }
@@ -74,7 +86,10 @@ std::string which(const core::case_result& c) {
     return "GPU " + endpoint_text(c, 0) + " to " + endpoint_text(c, 1);
   if (k.is(core::paths::host_gpu) && !endpoint_text(c, 0).empty())
     return "GPU " + endpoint_text(c, 0);
-  if (k.is(core::paths::collective)) return endpoint_text(c, 0) + " nodes";
+  if (k.is(core::paths::collective)) {
+    if (!endpoint_text(c, 0).empty()) return endpoint_text(c, 0) + " nodes";
+    return c.params.contains("ranks") ? param(c, "ranks") + " ranks" : "";
+  }
   std::string out;
   for (const char* key : {"streams", "op", "memory", "direction"})
     if (c.params.contains(key))
@@ -115,6 +130,8 @@ std::vector<headline_row> headline_rows(const run_input& run) {
     const auto f = headline_figure(c);
     if (!f) continue;
     auto& g = groups[{kind->order, kind->key}];
+    if (g.row.result && kind->fallback && !g.kind.fallback) continue;
+    if (g.row.result && !kind->fallback && g.kind.fallback) g = group{};
     // The worst GPU path among host memory local to the GPU: a remote-NUMA case is the
     // slowest only when no local one was measured.
     const bool remote = remote_numa(c);
@@ -188,7 +205,15 @@ table headline_table(const run_input& run, const reference_set& refs) {
         break;
       }
     const auto at = row.figure.bytes ? " at " + format_size(row.figure.bytes) : std::string();
-    t.rows.push_back({row.path, figure_text(row.figure, false) + at, rate,
+    // Network people and their tools (perftest, iperf3) speak in Gb/s: both, so a figure can
+    // be checked against the port speed and the tool's own output at a glance.
+    // A collective across nodes: its busbw is what each node's NIC carries, held against the
+    // port speed in Gb/s.
+    const bool across_nodes = c.kind.is(core::paths::collective) && c.params.value("nodes", 0) >= 2;
+    const auto bits = (c.kind.is(core::paths::network) || across_nodes) && row.figure.unit == "GB/s"
+                          ? " (" + format_value(row.figure.value * 8) + " Gb/s)"
+                          : std::string();
+    t.rows.push_back({row.path, figure_text(row.figure, false) + bits + at, rate,
                       percent(row.figure.fraction), ref, verdict(row.figure, matched)});
   }
   return t;

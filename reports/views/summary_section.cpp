@@ -91,10 +91,14 @@ section summary_section(const std::vector<run_input>& runs) {
   };
   add_row("file", [](const run_input& r) { return r.path.filename().string(); });
   add_row("run", [](const run_input& r) {
+    if (const auto tools = imported_from(r.file); !tools.empty())
+      return r.file.run.id + " (imported from " + tools + ")";
     return r.file.run.id + " (suite " + r.file.run.suite + ", " +
            core::to_string(r.file.run.status) + ")";
   });
   add_row("time", [](const run_input& r) {
+    // An import's own time is when it was read, not when the tool ran.
+    if (!imported_from(r.file).empty()) return "imported " + r.file.run.started;
     return r.file.run.started + " to " + (r.file.run.finished.empty() ? "?" : r.file.run.finished);
   });
   add_row("gpubench", [](const run_input& r) {

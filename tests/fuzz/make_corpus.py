@@ -189,6 +189,17 @@ seeds = {
     },
 }
 
+# The importers' seeds are the project's own small fixtures of each format, as they are.
+import_fixtures = root / "tests/golden/import"
+for target, pattern in {
+    "import_nccl_tests": "nccl-*.txt",
+    "import_nvbandwidth_text": "nvbandwidth-*.txt",
+    "import_nvbandwidth_json": "nvbandwidth*.json",
+    "import_perftest": "perftest-*.txt",
+    "import_iperf3": "iperf3-*.json",
+}.items():
+    seeds[target] = {p.name: p.read_bytes() for p in sorted(import_fixtures.glob(pattern))}
+
 for target, files in seeds.items():
     d = corpus / target
     d.mkdir(parents=True, exist_ok=True)

@@ -404,7 +404,7 @@ TEST(ClusterConfirm, TheConfirmationRoundTripsThroughTheFile) {
   measure_again(f, same_pairs(f), same_local);
   f.cluster->confirmation->failures.push_back({0, 2, "net.tcp.latency", "timed out"});
   const auto j = core::to_json(f);
-  EXPECT_EQ(j.at("schema"), "gpubench.result/1.2");
+  EXPECT_EQ(j.at("schema"), core::result_schema_id);
   const auto back = core::result_from_json(j, "t");
   ASSERT_TRUE(back.cluster->confirmation);
   const auto& k = *back.cluster->confirmation;

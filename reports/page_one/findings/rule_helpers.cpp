@@ -123,6 +123,10 @@ std::string figure(double value, const std::string& unit) {
   return format_value(value) + " " + unit;
 }
 
+std::string at_size(std::uint64_t bytes) {
+  return bytes ? " at " + format_size(bytes) : std::string();
+}
+
 std::string percent(double fraction) {
   return fmt::format("{:.0f} %", fraction * 100);
 }

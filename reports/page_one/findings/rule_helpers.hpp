@@ -2,6 +2,7 @@
 // largest size, the GPUs and pairs of the system block, and how figures are written.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -57,5 +58,9 @@ double median_of(std::vector<double> values);
 std::string figure(double value, const std::string& unit);
 // "38 %": a fraction as a whole percentage.
 std::string percent(double fraction);
+
+// " at 64M"; nothing for 0 bytes, a size the result does not state (an imported nvbandwidth
+// figure).
+std::string at_size(std::uint64_t bytes);
 
 }  // namespace gpubench::reports::page_one::findings

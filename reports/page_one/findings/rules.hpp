@@ -18,10 +18,14 @@
   X("gpu.peer_unavailable", peer_access_rule)      \
   X("gpu.pair_outlier", pair_outlier_rule)         \
   X("gpu.host_outlier", host_outlier_rule)         \
+  X("gpu.nvlink_across_hosts", nvlink_hosts_rule)  \
   X("cluster.suspect", cluster_suspect_rule)       \
   X("collective.scaling", collective_scaling_rule) \
+  X("collective.busbw_falls", busbw_falls_rule)    \
+  X("collective.log_average", log_average_rule)    \
   X("net.tcp_single_stream", single_stream_rule)   \
   X("net.mtu_small", mtu_rule)                     \
+  X("net.tcp_retransmits", tcp_retransmits_rule)   \
   X("net.rdma_vs_tcp", rdma_vs_tcp_rule)
 
 namespace gpubench::reports::page_one::findings {

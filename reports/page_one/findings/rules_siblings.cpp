@@ -6,6 +6,8 @@
 #include <set>
 #include <tuple>
 
+#include <algorithm>
+
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
@@ -80,8 +82,8 @@ std::vector<finding> pair_outlier_rule(const core::result_file& f, const rule_op
       const double ratio = m.score / mid;
       auto it = slow.find(p);
       if (it != slow.end() && it->second.ratio <= ratio) continue;
-      slow[p] = {ratio, fmt::format("GPU {}->{} {} at {} ({}), siblings' median {} ({} of it{})", a,
-                                    b, figure(m.value, "GB/s"), format_size(largest_bytes(*m.c)),
+      slow[p] = {ratio, fmt::format("GPU {}->{} {}{} ({}), siblings' median {} ({} of it{})", a, b,
+                                    figure(m.value, "GB/s"), at_size(largest_bytes(*m.c)),
                                     variant_text(*m.c), figure(value_mid, "GB/s"), percent(ratio),
                                     m.c->peak ? ", as fractions of line rate" : "")};
     }
@@ -123,10 +125,15 @@ std::vector<finding> host_outlier_rule(const core::result_file& f, const rule_op
       const auto gpu = int_param(*c, "gpu");
       const auto v = largest_median(*c);
       if (!gpu || !v) continue;
-      auto& m = best[{d, text_param(*c, "memory"), text_param(*c, "engine")}][*gpu];
+      // A bidirectional copy imported from nvbandwidth says which of its two directions the
+      // figure is: each is its own comparison.
+      const std::string engine =
+          text_param(*c, "engine") +
+          (c->params.contains("measured") ? ", " + text_param(*c, "measured") + " measured" : "");
+      auto& m = best[{d, text_param(*c, "memory"), engine}][*gpu];
       if (!m.c || *v > m.value) m = {c, *v, 0};
     }
-  std::map<long long, outlier> slow;
+  std::map<long long, outlier> slow, fast;
   for (auto& [key, by_gpu] : best) {
     if (static_cast<int>(by_gpu.size()) < o.min_siblings) continue;
     std::vector<member> group;
@@ -137,14 +144,28 @@ std::vector<finding> host_outlier_rule(const core::result_file& f, const rule_op
     }
     const double mid = score_group(group);
     for (const auto& m : group) {
+      // One GPU far ahead of the rest says the others share something it does not (a PCIe
+      // switch, a root port, a NUMA path): worth a look, not a fault of that GPU.
+      if (mid > 0 && m.score * o.sibling_outlier > mid) {
+        const long long gpu = *int_param(*m.c, "gpu");
+        const double ratio = m.score / mid;
+        auto& seen = fast[gpu];
+        seen.ratio = std::max(seen.ratio, ratio);
+        seen.evidence +=
+            (seen.evidence.empty() ? "" : "; ") +
+            fmt::format("{} ({} memory, {}) {}{}, siblings' median {} ({} of it)",
+                        direction_text(host_copy_directions[std::get<0>(key)]), std::get<1>(key),
+                        std::get<2>(key), figure(m.value, "GB/s"), at_size(largest_bytes(*m.c)),
+                        figure(median_of(values), "GB/s"), percent(ratio));
+      }
       if (!(mid > 0) || m.score >= o.sibling_outlier * mid) continue;
       const long long gpu = *int_param(*m.c, "gpu");
       const double ratio = m.score / mid;
       if (slow.contains(gpu) && slow[gpu].ratio <= ratio) continue;
-      slow[gpu] = {ratio, fmt::format("{} ({} memory, {}) {} at {}, siblings' median {} ({} of it)",
+      slow[gpu] = {ratio, fmt::format("{} ({} memory, {}) {}{}, siblings' median {} ({} of it)",
                                       direction_text(host_copy_directions[std::get<0>(key)]),
                                       std::get<1>(key), std::get<2>(key), figure(m.value, "GB/s"),
-                                      format_size(largest_bytes(*m.c)),
+                                      at_size(largest_bytes(*m.c)),
                                       figure(median_of(values), "GB/s"), percent(ratio))};
     }
   }
@@ -155,6 +176,12 @@ std::vector<finding> host_outlier_rule(const core::result_file& f, const rule_op
                    s.evidence,
                    "Compare its PCIe link with the others' (lspci -vv: LnkSta), the switch or "
                    "root port above it, and its clocks and throttle reasons (nvidia-smi -q)"});
+  for (const auto& [gpu, s] : fast)
+    out.push_back({"gpu.host_outlier", severity::info, fmt::format("GPU {}", gpu),
+                   fmt::format("GPU {}'s host copies are much faster than its siblings'", gpu),
+                   s.evidence,
+                   "The others may share a PCIe switch, root port or NUMA path that this GPU "
+                   "does not: compare nvidia-smi topo -m and lspci -t for it and for them"});
   return out;
 }
 

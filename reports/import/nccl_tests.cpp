@@ -1,0 +1,322 @@
+#include "reports/import/nccl_tests.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <map>
+#include <set>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+namespace gpubench::reports::import {
+
+namespace {
+
+constexpr const char* known_operations[] = {
+    "all_reduce", "all_gather", "reduce_scatter", "alltoall", "broadcast",
+    "reduce",     "sendrecv",   "gather",         "scatter",  "hypercube"};
+
+// gpubench's name of an operation where it measures the same one (kind.hpp, collectives).
+std::string kind_operation(const std::string& op) {
+  if (op == "all_reduce") return "allreduce";
+  if (op == "all_gather") return "allgather";
+  return op;
+}
+
+struct device_line {
+  int rank = 0;
+  std::string host;
+  int device = 0;
+  std::string bus;
+  std::string name;
+};
+
+// "Rank  0 Group  0 Pid 6899 on host device  0 [0000:04:00] NVIDIA H100 80GB HBM3" (the
+// 2021 format has no Group).
+std::optional<device_line> parse_rank_line(std::string_view body) {
+  const auto f = split_fields(body);
+  device_line d;
+  if (f.size() < 2 || f[0] != "Rank") return std::nullopt;
+  const auto rank = to_count(f[1]);
+  if (!rank || *rank > 1000000) return std::nullopt;
+  d.rank = static_cast<int>(*rank);
+  std::size_t i = 2;
+  while (i < f.size() && f[i] != "on")
+    ++i;
+  if (i + 4 > f.size() || f[i + 2] != "device") return std::nullopt;
+  d.host = std::string(f[i + 1]);
+  const auto device = to_count(f[i + 3]);
+  if (!device || *device > 1000000) return std::nullopt;
+  d.device = static_cast<int>(*device);
+  i += 4;
+  if (i < f.size() && f[i].front() == '[') {
+    d.bus = std::string(f[i].substr(1, f[i].size() >= 2 ? f[i].size() - 2 : 0));
+    ++i;
+  }
+  for (; i < f.size(); ++i)
+    d.name += (d.name.empty() ? "" : " ") + std::string(f[i]);
+  return d;
+}
+
+struct row_figures {
+  double time_us = 0, algbw = 0, busbw = 0;
+  std::optional<std::uint64_t> wrong;  // none: N/A (validation off)
+};
+
+struct size_row {
+  std::uint64_t bytes = 0;
+  std::uint64_t count = 0;
+  std::string type;
+  std::vector<row_figures> groups;  // out-of-place, then in-place
+};
+
+struct table_shape {
+  std::vector<std::string> meta;  // the columns before the first "time": size, count, type...
+  std::size_t groups = 0;         // 2: out-of-place and in-place
+};
+
+// "#  size  count  type  redop  root  time  algbw  busbw #wrong  time ..." (old: "error").
+std::optional<table_shape> parse_table_header(std::string_view body) {
+  const auto f = split_fields(body);
+  if (f.size() < 5 || f[0] != "size") return std::nullopt;
+  table_shape s;
+  std::size_t i = 0;
+  for (; i < f.size() && f[i] != "time"; ++i)
+    s.meta.emplace_back(f[i]);
+  for (; i + 3 < f.size() && f[i] == "time"; i += 4) {
+    if (f[i + 1] != "algbw" || f[i + 2] != "busbw") return std::nullopt;
+    ++s.groups;
+  }
+  if (s.groups == 0 || s.groups > 2 || s.meta.size() < 2) return std::nullopt;
+  return s;
+}
+
+// The figures are the last columns of a row; before them size and count, then what the
+// operation prints of type, redop and root (older builds leave redop blank for alltoall).
+[[noreturn]] void bad_row(const table_shape& shape, const text_line& line,
+                          const import_options& o) {
+  const std::size_t figures = 4 * shape.groups;
+  fail(o, line.number,
+       fmt::format("a table row of {} to {} columns ({}, then {} x time, algbw, busbw, #wrong)",
+                   2 + figures, shape.meta.size() + figures, fmt::join(shape.meta, ", "),
+                   shape.groups),
+       line.text);
+}
+
+size_row parse_row(const std::vector<std::string_view>& f, const table_shape& shape,
+                   const text_line& line, const import_options& o) {
+  const std::size_t figures = 4 * shape.groups;
+  const auto bad = [&] { bad_row(shape, line, o); };
+  if (f.size() < 2 + figures || f.size() > shape.meta.size() + figures) bad();
+  size_row r;
+  const auto bytes = to_count(f[0]);
+  const auto count = to_count(f[1]);
+  if (!bytes || !count) bad_row(shape, line, o);
+  r.bytes = *bytes;
+  r.count = *count;
+  const std::size_t meta = f.size() - figures;
+  if (meta > 2) r.type = std::string(f[2]);
+  for (std::size_t g = 0; g < shape.groups; ++g) {
+    const std::size_t at = meta + 4 * g;
+    const auto t = to_number(f[at]), a = to_number(f[at + 1]), b = to_number(f[at + 2]);
+    if (!t || !a || !b || *t < 0 || *a < 0 || *b < 0) bad_row(shape, line, o);
+    row_figures fig{*t, *a, *b, to_count(f[at + 3])};
+    if (!fig.wrong && f[at + 3] != "N/A") bad();
+    r.groups.push_back(fig);
+  }
+  return r;
+}
+
+// nccl-library=22809 is NCCL 2.28.9 (major * 10000 + minor * 100 + patch).
+std::string nccl_version(std::string_view code) {
+  const auto v = to_count(code);
+  if (!v || *v < 10000) return std::string(code);
+  return fmt::format("{}.{}.{}", *v / 10000, *v / 100 % 100, *v % 100);
+}
+
+// The bus-bandwidth factor fixes the rank count of a log without device lines: allreduce
+// 2(n-1)/n, the (n-1)/n operations likewise; a factor of 1 says nothing.
+std::optional<int> ranks_from_factor(const std::string& op, double algbw, double busbw) {
+  if (!(algbw > 0) || !(busbw > 0)) return std::nullopt;
+  const double f = busbw / algbw;
+  double n = 0;
+  if (op == "all_reduce" && f > 1.01 && f < 2)
+    n = 2 / (2 - f);
+  else if ((op == "all_gather" || op == "reduce_scatter" || op == "alltoall") && f < 0.99)
+    n = 1 / (1 - f);
+  else
+    return std::nullopt;
+  const double r = std::round(n);
+  if (r < 2 || r > 100000 || std::fabs(n - r) > 0.05 * r) return std::nullopt;
+  return static_cast<int>(r);
+}
+
+}  // namespace
+
+bool looks_like_nccl_tests(std::string_view text) {
+  for (const auto& line : split_lines(text.substr(0, 1 << 16))) {
+    const auto t = trim(line.text);
+    if (!starts_with(t, "#")) continue;
+    const auto body = trim(t.substr(1));
+    if (starts_with(body, "nThread ") || parse_table_header(body)) return true;
+  }
+  return false;
+}
+
+std::string nccl_tests_operation(std::string_view name) {
+  std::string n(name);
+  if (const auto slash = n.find_last_of('/'); slash != std::string::npos) n.erase(0, slash + 1);
+  if (n.size() > 5 && n.ends_with("_perf")) n.resize(n.size() - 5);
+  if (n == "allreduce") n = "all_reduce";
+  if (n == "allgather") n = "all_gather";
+  for (const char* op : known_operations)
+    if (n == op) return n;
+  return {};
+}
+
+core::result_file parse_nccl_tests(std::string_view text, const import_options& o) {
+  const auto lines = split_lines(text);
+  core::import_source src{"nccl-tests", "", "", o.name, ""};
+  std::string op, nccl;
+  std::optional<table_shape> shape;
+  std::optional<std::size_t> header_line, footer_line;
+  std::optional<double> avg_busbw;
+  std::vector<device_line> devices;
+  std::vector<size_row> rows;
+  std::size_t last = 0;
+  for (const auto& line : lines) {
+    last = line.number;
+    const auto t = trim(line.text);
+    // NCCL's own log lines ("host:pid:tid [0] NCCL INFO ...") may interleave with the table.
+    if (t.find("NCCL INFO") != std::string_view::npos ||
+        t.find("NCCL WARN") != std::string_view::npos)
+      continue;
+    if (starts_with(t, "#")) {
+      const auto body = trim(t.substr(1));
+      const auto f = split_fields(body);
+      if (starts_with(body, "nccl-tests version") && f.size() >= 3) {
+        src.version = std::string(f[2]);
+        for (const auto& field : f)
+          if (starts_with(field, "nccl-library=")) nccl = nccl_version(field.substr(13));
+      } else if (starts_with(body, "Collective test starting:") && f.size() >= 4) {
+        // Only a known operation's name becomes part of the benchmark id.
+        op = nccl_tests_operation(f[3]);
+        if (!op.empty()) src.test = op + "_perf";
+      } else if (starts_with(body, "nThread ")) {
+        if (header_line) fail(o, line.number, "one nccl-tests run per file (a second header)");
+        header_line = line.number;
+      } else if (auto d = parse_rank_line(body)) {
+        devices.push_back(std::move(*d));
+      } else if (auto s = parse_table_header(body)) {
+        shape = std::move(s);
+      } else if (starts_with(body, "Avg bus bandwidth")) {
+        const auto colon = body.find(':');
+        avg_busbw = colon == std::string_view::npos ? std::nullopt
+                                                    : to_number(trim(body.substr(colon + 1)));
+        if (!avg_busbw) fail(o, line.number, "'# Avg bus bandwidth : <GB/s>'", line.text);
+        footer_line = line.number;
+      }
+      continue;
+    }
+    const auto f = split_fields(t);
+    if (f.empty()) continue;
+    if (shape && !footer_line && to_count(f[0])) {
+      rows.push_back(parse_row(f, *shape, line, o));
+      continue;
+    }
+    // A command line above the output names the test ("./build/all_reduce_perf -b 8 ...").
+    if (src.command.empty() && !shape)
+      for (const auto& field : f)
+        if (const auto name = nccl_tests_operation(field);
+            !name.empty() && field.ends_with("_perf")) {
+          src.command = std::string(t);
+          if (op.empty()) {
+            op = name;
+            src.test = op + "_perf";
+          }
+          break;
+        }
+  }
+  if (!shape)
+    fail(o, 0, "an nccl-tests table: its '#  size  count  type ... time  algbw  busbw' header");
+  if (rows.empty()) fail(o, last, "a row of the nccl-tests table after its header (none found)");
+  if (header_line && !footer_line)
+    fail(o, last,
+         "the '# Avg bus bandwidth' line that ends an nccl-tests run (the log ends early)");
+  if (op.empty() && !o.operation.empty()) {
+    op = nccl_tests_operation(o.operation);
+    if (op.empty()) fail(o, 0, "--op naming an nccl-tests operation", o.operation);
+  }
+  if (op.empty()) op = nccl_tests_operation(std::filesystem::path(o.name).stem().string());
+  if (op.empty())
+    fail(o, 0,
+         "a log naming its operation ('# Collective test starting' or the *_perf command line); "
+         "this one names none: give it with --op (all_reduce, all_gather, reduce_scatter, "
+         "alltoall, broadcast, reduce, sendrecv) to import or report");
+  if (src.test.empty()) src.test = op + "_perf";
+
+  std::set<std::string> hosts;
+  for (const auto& d : devices)
+    hosts.insert(d.host);
+  nlohmann::json params = {{"backend", "nccl"}};
+  nlohmann::json context = nlohmann::json::object();
+  if (!devices.empty()) {
+    params["nodes"] = static_cast<int>(hosts.size());
+    params["ranks"] = static_cast<int>(devices.size());
+  } else if (const auto n =
+                 ranks_from_factor(op, rows.back().groups[0].algbw, rows.back().groups[0].busbw)) {
+    params["ranks"] = *n;
+    context["ranks_from"] = "busbw / algbw of the largest size (the log has no device lines)";
+  }
+  if (!rows.front().type.empty()) params["dtype"] = rows.front().type;
+  if (avg_busbw) context["avg_busbw_reported"] = *avg_busbw;
+  if (hosts.size() > 1) context["hosts"] = hosts;
+
+  core::result_file file = imported_file(o);
+  for (std::size_t g = 0; g < shape->groups; ++g) {
+    core::case_result c = imported_case(
+        "nccl_tests." + src.test, core::collective_kind(kind_operation(op), {"nodes"}), src, true);
+    c.params = params;
+    c.params["in_place"] = g == 1;
+    c.context = context;
+    std::map<std::uint64_t, std::vector<const size_row*>> by_size;
+    for (const auto& r : rows)
+      if (r.bytes > 0) by_size[r.bytes].push_back(&r);  // size 0 moves nothing: no bandwidth
+    for (const auto& [bytes, same] : by_size) {
+      std::vector<double> values;
+      std::uint64_t wrong = 0;
+      bool checked = true;
+      for (const auto* r : same) {
+        values.push_back(r->groups[g].busbw);
+        if (r->groups[g].wrong)
+          wrong += *r->groups[g].wrong;
+        else
+          checked = false;
+      }
+      core::point_result p = point_of(bytes, values);
+      const auto& first = same.front()->groups[g];
+      p.extra = {{"algbw", first.algbw},
+                 {"busbw", first.busbw},
+                 {"time_us", first.time_us},
+                 {"elements", same.front()->count}};
+      if (checked) p.extra["wrong"] = wrong;
+      c.points.push_back(std::move(p));
+    }
+    if (c.points.empty()) fail(o, last, "a row of a size above 0 bytes");
+    file.results.push_back(std::move(c));
+  }
+  if (!devices.empty()) {
+    nlohmann::json gpus = nlohmann::json::array();
+    const std::string first = devices.front().host;
+    for (const auto& d : devices)
+      if (d.host == first)
+        gpus.push_back({{"index", d.device}, {"name", d.name}, {"pci_bus_id", d.bus}});
+    file.system["host"] = first;
+    file.system["gpus"] = gpus;
+  }
+  if (!nccl.empty()) file.system["software"] = {{"nccl", nccl}};
+  return file;
+}
+
+}  // namespace gpubench::reports::import

@@ -1,0 +1,159 @@
+#include "reports/import/nvbandwidth_text.hpp"
+
+#include <fmt/format.h>
+
+#include "reports/import/nvbandwidth_cases.hpp"
+
+namespace gpubench::reports::import {
+
+namespace {
+
+std::string after(std::string_view line, std::string_view prefix) {
+  return std::string(trim(line.substr(prefix.size())));
+}
+
+// "NAME (00000000:99:00)": the name and the bus id in parentheses, where printed.
+void name_and_bus(std::string_view text, nvbandwidth_device& d) {
+  text = trim(text);
+  if (text.ends_with(")")) {
+    const auto open = text.rfind('(');
+    if (open != std::string_view::npos && open > 0) {
+      d.bus = std::string(text.substr(open + 1, text.size() - open - 2));
+      text = trim(text.substr(0, open));
+    }
+  }
+  d.name = std::string(text);
+}
+
+// "Device 0: NVIDIA H100 80GB HBM3" or, multinode, "Process 0 (host): device 0: NAME (bus)".
+std::optional<nvbandwidth_device> parse_device_line(std::string_view t) {
+  nvbandwidth_device d;
+  if (starts_with(t, "Device ")) {
+    const auto colon = t.find(':');
+    const auto index =
+        colon == std::string_view::npos ? std::nullopt : to_count(t.substr(7, colon - 7));
+    if (!index || *index > 100000) return std::nullopt;
+    d.index = static_cast<int>(*index);
+    name_and_bus(t.substr(colon + 1), d);
+    return d;
+  }
+  if (starts_with(t, "Process ")) {
+    const auto open = t.find(" (");
+    const auto close = t.find("): device ");
+    if (open == std::string_view::npos || close == std::string_view::npos || close < open)
+      return std::nullopt;
+    const auto index = to_count(t.substr(8, open - 8));
+    if (!index || *index > 100000) return std::nullopt;
+    d.index = static_cast<int>(*index);
+    d.host = std::string(t.substr(open + 2, close - open - 2));
+    const auto rest = t.substr(close + 10);
+    const auto colon = rest.find(':');
+    if (colon == std::string_view::npos) return std::nullopt;
+    name_and_bus(rest.substr(colon + 1), d);
+    return d;
+  }
+  return std::nullopt;
+}
+
+enum class block_state { title, columns, rows };
+
+}  // namespace
+
+bool looks_like_nvbandwidth_text(std::string_view text) {
+  for (const auto& line : split_lines(text.substr(0, 1 << 16))) {
+    const auto t = trim(line.text);
+    if (starts_with(t, "nvbandwidth Version:")) return true;
+    if (starts_with(t, "Running ") && t.ends_with(".") &&
+        t.find("memcpy") != std::string_view::npos)
+      return true;
+  }
+  return false;
+}
+
+core::result_file parse_nvbandwidth_text(std::string_view text, const import_options& o) {
+  nvbandwidth_run run;
+  std::optional<nvbandwidth_test> open;
+  block_state state = block_state::title;
+  std::size_t columns = 0, last = 0;
+  for (const auto& line : split_lines(text)) {
+    last = line.number;
+    const auto t = trim(line.text);
+    if (open) {
+      if (t.empty()) continue;
+      if (starts_with(t, "SUM ")) {
+        const auto f = split_fields(t);
+        if (f.size() != 3 || f[1] != open->name || !to_number(f[2]))
+          fail(o, line.number, fmt::format("'SUM {} <GB/s>'", open->name), line.text);
+        if (state != block_state::rows || open->cells.empty())
+          fail(o, line.number, "the rows of the matrix before its SUM line", line.text);
+        open->sum = to_number(f[2]);
+        run.tests.push_back(std::move(*open));
+        open.reset();
+        continue;
+      }
+      if (t == "Waived." || t == "Waived" || starts_with(t, "ERROR") ||
+          starts_with(t, "NOT FOUND")) {
+        open->status = std::string(trim(t.substr(0, t.find_first_of(".:"))));
+        run.tests.push_back(std::move(*open));
+        open.reset();
+        continue;
+      }
+      const auto f = split_fields(t);
+      if (state == block_state::title) {
+        open->title = std::string(t);
+        open->line = line.number;
+        state = block_state::columns;
+      } else if (state == block_state::columns) {
+        columns = f.size();
+        for (std::size_t i = 0; i < f.size(); ++i)
+          if (to_count(f[i]) != i) fail(o, line.number, "the column numbers 0 1 2 ...", line.text);
+        state = block_state::rows;
+      } else {
+        if (f.size() != columns + 1 || to_count(f[0]) != open->cells.size())
+          fail(o, line.number,
+               fmt::format("matrix row {} with {} cells (numbers or N/A)", open->cells.size(),
+                           columns),
+               line.text);
+        std::vector<std::optional<double>> row;
+        for (std::size_t i = 1; i < f.size(); ++i) {
+          const auto v = to_number(f[i]);
+          if (!v && f[i] != "N/A") fail(o, line.number, "a number or N/A in every cell", line.text);
+          if (v && *v < 0) fail(o, line.number, "bandwidths of 0 or more", line.text);
+          row.push_back(v);
+        }
+        open->cells.push_back(std::move(row));
+      }
+      continue;
+    }
+    if (starts_with(t, "nvbandwidth Version:"))
+      run.version = after(t, "nvbandwidth Version:");
+    else if (starts_with(t, "Built from Git version:"))
+      run.git = after(t, "Built from Git version:");
+    else if (starts_with(t, "Driver Version:"))
+      run.driver = after(t, "Driver Version:");
+    else if (starts_with(t, "CUDA Runtime Version:"))
+      run.cuda_runtime = after(t, "CUDA Runtime Version:");
+    else if (auto d = parse_device_line(t))
+      run.devices.push_back(std::move(*d));
+    else if (starts_with(t, "Running ") && t.ends_with(".")) {
+      open = nvbandwidth_test{};
+      open->name = std::string(t.substr(8, t.size() - 9));
+      open->line = line.number;
+      if (open->name.empty() || open->name.find(' ') != std::string::npos)
+        fail(o, line.number, "'Running <testcase>.'", line.text);
+      state = block_state::title;
+    } else if (run.command.empty() && t.find("nvbandwidth ") != std::string_view::npos &&
+               t.find("-t") != std::string_view::npos) {
+      run.command = std::string(t);
+    }
+  }
+  if (open)
+    fail(o, last,
+         fmt::format("the SUM line that ends testcase {} (begun at line {}; the output ends early)",
+                     open->name, open->line));
+  if (run.tests.empty())
+    fail(o, 0, "an nvbandwidth testcase ('Running <testcase>.' and its matrix)");
+  return nvbandwidth_result(run, o);
+}
+
+}  // namespace gpubench::reports::import
