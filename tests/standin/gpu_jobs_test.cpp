@@ -1,10 +1,12 @@
 // The wiring of the GPU jobs on the stand-in: each stream's timed interval holds exactly its
-// own timed copies, every buffer and pinning is made with its own GPU current, and a job
-// leaves nothing behind (memory, streams, events, peer access).
+// own timed copies, every buffer and pinning is made with its own GPU current, a job opens
+// contexts on its own GPUs only, and leaves nothing behind (memory, streams, events, peer
+// access).
 #include <gtest/gtest.h>
 
 #include <map>
 #include <memory>
+#include <set>
 #include <vector>
 
 #include "benchmarks/gpu/copy_schedule.hpp"
@@ -126,6 +128,8 @@ TEST(StandinGpuJobs, AHostCopyJobMakesEverythingWithItsGpuCurrent) {
   ASSERT_FALSE(m.allocations().empty());
   for (const auto& a : m.allocations())
     EXPECT_EQ(a.device, 2) << to_string(a.kind) << " made with GPU " << a.device << " current";
+  // Not GPU 0 as well: putting back a thread's first device opens a context there.
+  EXPECT_EQ(m.contexts(), (std::set<int>{2}));
   EXPECT_TRUE(m.leaks().empty());
 }
 
@@ -139,6 +143,7 @@ TEST(StandinGpuJobs, AHostLatencyJobMakesEverythingWithItsGpuCurrent) {
   }
   for (const auto& a : m.allocations())
     EXPECT_EQ(a.device, 3) << to_string(a.kind) << " made with GPU " << a.device << " current";
+  EXPECT_EQ(m.contexts(), (std::set<int>{3}));
   EXPECT_TRUE(m.faults().empty());
   EXPECT_TRUE(m.leaks().empty());
 }
@@ -159,6 +164,7 @@ TEST(StandinGpuJobs, AStagedCopyKeepsEachBufferOnItsOwnGpu) {
   for (const auto& a : m.allocations())
     if (a.kind == memory_kind::device && a.bytes == size) owners.push_back(a.device);
   EXPECT_EQ(owners, (std::vector<int>{1, 2, 2, 1}));  // each direction's source, destination
+  EXPECT_EQ(m.contexts(), (std::set<int>{1, 2}));
   EXPECT_TRUE(m.faults().empty());
   EXPECT_TRUE(m.leaks().empty());
 }

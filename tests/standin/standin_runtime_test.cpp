@@ -26,7 +26,7 @@ constexpr std::size_t bytes = 4096;
 struct latch {
   explicit latch(const cuda::stream& s) : flag(s.device()) {
     cuda::preload_kernels({s.device()});
-    const cuda::device_guard guard(s.device());
+    cuda::select_device(s.device());
     cuda::launch_spin(s.get(), flag.flag_device(), flag.timed_out_device(), 10'000'000'000);
   }
   cuda::latch_flag flag;
@@ -84,7 +84,7 @@ TEST(StandinRuntime, PageableCopyReturnsBeforeTheDataLands) {
   void* pinned = nullptr;
   ASSERT_EQ(cudaHostAlloc(&pinned, bytes, cudaHostAllocPortable), cudaSuccess);
   const std::vector<unsigned char> pageable(bytes, 9);
-  const cuda::device_guard guard(2);
+  cuda::select_device(2);
   ASSERT_EQ(cudaMemcpy(dev.get(), pageable.data(), bytes, cudaMemcpyHostToDevice), cudaSuccess);
   // A non-blocking stream does not wait for the legacy stream: it sees the old bytes.
   ASSERT_EQ(cudaMemcpyAsync(pinned, dev.get(), bytes, cudaMemcpyDeviceToHost, other.get()),
@@ -105,7 +105,7 @@ TEST(StandinRuntime, AKernelReachesAPeersMemoryOnlyWithPeerAccess) {
     const cuda::device_memory theirs(1, bytes);
     const cuda::stream s(0);
     cuda::preload_kernels({0});
-    const cuda::device_guard guard(0);
+    cuda::select_device(0);
     cuda::launch_fill(s.get(), theirs.get(), bytes / 4, 1);
     EXPECT_EQ(cudaStreamSynchronize(s.get()), cudaErrorIllegalAddress);
     ASSERT_EQ(m.faults().size(), 1u);
@@ -115,7 +115,7 @@ TEST(StandinRuntime, AKernelReachesAPeersMemoryOnlyWithPeerAccess) {
   const cuda::device_memory theirs(1, bytes);
   const cuda::stream s(0);
   cuda::preload_kernels({0});
-  const cuda::device_guard guard(0);
+  cuda::select_device(0);
   EXPECT_EQ(cudaDeviceEnablePeerAccess(2, 0), cudaErrorPeerAccessUnsupported);
   EXPECT_EQ(cudaGetLastError(), cudaErrorPeerAccessUnsupported);
   ASSERT_EQ(cudaDeviceEnablePeerAccess(1, 0), cudaSuccess);
@@ -130,9 +130,10 @@ TEST(StandinRuntime, EachAllocationRecordsTheDeviceCurrentWhenItWasMade) {
   {
     const cuda::device_memory on2(2, bytes);
     const cuda::latch_flag flag(3);
-    void* unguarded = nullptr;
-    ASSERT_EQ(cudaMalloc(&unguarded, bytes), cudaSuccess);  // nothing set: GPU 0
-    EXPECT_EQ(cudaFree(unguarded), cudaSuccess);
+    void* unselected = nullptr;
+    // No device of its own: whatever the thread selected last (nothing is put back).
+    ASSERT_EQ(cudaMalloc(&unselected, bytes), cudaSuccess);
+    EXPECT_EQ(cudaFree(unselected), cudaSuccess);
   }
   const auto all = m.allocations();
   ASSERT_EQ(all.size(), 3u);
@@ -141,8 +142,8 @@ TEST(StandinRuntime, EachAllocationRecordsTheDeviceCurrentWhenItWasMade) {
   EXPECT_EQ(all[1].kind, memory_kind::host_alloc);
   EXPECT_EQ(all[1].device, 3);
   EXPECT_TRUE(all[1].portable && all[1].mapped);
-  EXPECT_EQ(all[2].device, 0);
-  EXPECT_EQ(m.contexts(), (std::set<int>{0, 2, 3}));
+  EXPECT_EQ(all[2].device, 3);
+  EXPECT_EQ(m.contexts(), (std::set<int>{2, 3}));
 }
 
 TEST(StandinRuntime, TheChaseKernelEndsWhereTheChainLeads) {
@@ -153,7 +154,7 @@ TEST(StandinRuntime, TheChaseKernelEndsWhereTheChainLeads) {
   const auto base = reinterpret_cast<std::uint64_t>(chain.get());
   for (std::uint64_t i = 0; i < 4; ++i)
     words[i * 16] = base + (i + 1) % 4 * 128;
-  const cuda::device_guard guard(0);
+  cuda::select_device(0);
   ASSERT_EQ(cudaMemcpy(chain.get(), words.data(), 4 * 128, cudaMemcpyHostToDevice), cudaSuccess);
   ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
   cuda::preload_kernels({0});
@@ -181,7 +182,7 @@ TEST(StandinRuntime, AChaseThatEndsOnNullTraps) {
   const cuda::stream s(0);
   const cuda::device_memory sink(0, sizeof(void*));
   cuda::preload_kernels({0});
-  const cuda::device_guard guard(0);
+  cuda::select_device(0);
   try {
     cuda::launch_chase(s.get(), nullptr, 0, static_cast<void**>(sink.get()));
   } catch (const std::runtime_error&) {
@@ -211,7 +212,7 @@ TEST(StandinRuntime, MisuseAndUnknownFlagsFailLoudly) {
     const cuda::event on0(0);
     EXPECT_EQ(cudaEventRecord(on0.get(), on1.get()), cudaErrorInvalidResourceHandle);
     cuda::preload_kernels({0});
-    const cuda::device_guard guard(0);
+    cuda::select_device(0);
     // GPU 0 current, GPU 1's stream: the launch check reads cudaErrorInvalidResourceHandle.
     EXPECT_THROW(cuda::launch_fill(on1.get(), dev.get(), bytes / 4, 1), std::runtime_error);
   }

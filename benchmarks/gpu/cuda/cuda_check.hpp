@@ -1,4 +1,4 @@
-// CUDA error checking with context, and a guard that restores the current device.
+// CUDA error checking with context, and selecting the current device.
 #pragma once
 
 #include <stdexcept>
@@ -17,50 +17,22 @@ inline void check(cudaError_t e, const std::string& what) {
   if (e != cudaSuccess) throw std::runtime_error(what + ": " + error_text(e));
 }
 
-// Makes `device` current for a scope: CUDA's current device is per thread, and the runner
-// and other cases expect it unchanged.
-class device_guard {
- public:
-  explicit device_guard(int device) : m_device(device) {
-    check(cudaGetDevice(&m_previous), "reading the current CUDA device");
-    check(cudaSetDevice(device), "selecting CUDA device " + std::to_string(device));
-  }
-  ~device_guard() {
-    // A previous device that cannot be made current again (a broken GPU 0, or one another
-    // process holds in EXCLUSIVE_PROCESS mode) must not fail this case later: its error
-    // would stay CUDA's last error and be read by the next launch check.
-    if (m_previous != m_device && cudaSetDevice(m_previous) != cudaSuccess) cudaGetLastError();
-  }
-  device_guard(const device_guard&) = delete;
-  device_guard& operator=(const device_guard&) = delete;
+// Makes `device` current for the calls that follow. Nothing puts the previous device back:
+// every CUDA call of the gpu family is made after selecting its own device (the NCCL and RDMA
+// code select theirs too), so none relies on what a thread had before, and putting it back
+// opened a context there: since CUDA 12, cudaSetDevice initialises the device's primary
+// context, and a thread that never chose a device has device 0, so every job on GPU 2 also
+// opened a context on GPU 0 (its memory taken there; a failure where another process holds
+// GPU 0 in EXCLUSIVE_PROCESS mode). The CPU stand-in's tests (tests/standin) check that a job
+// opens contexts on its own GPUs only.
+inline void select_device(int device) {
+  check(cudaSetDevice(device), "selecting CUDA device " + std::to_string(device));
+}
 
- private:
-  int m_device;
-  int m_previous = 0;
-};
-
-// device_guard for destructors and other code that must not throw: when `device` cannot be
-// made current, nothing changes and the error is cleared.
-class quiet_device_guard {
- public:
-  explicit quiet_device_guard(int device) noexcept {
-    if (cudaGetDevice(&m_previous) != cudaSuccess) {
-      cudaGetLastError();
-      return;
-    }
-    if (m_previous == device) return;
-    m_switched = cudaSetDevice(device) == cudaSuccess;
-    if (!m_switched) cudaGetLastError();
-  }
-  ~quiet_device_guard() {
-    if (m_switched && cudaSetDevice(m_previous) != cudaSuccess) cudaGetLastError();
-  }
-  quiet_device_guard(const quiet_device_guard&) = delete;
-  quiet_device_guard& operator=(const quiet_device_guard&) = delete;
-
- private:
-  int m_previous = 0;
-  bool m_switched = false;
-};
+// select_device for destructors and other code that must not throw: when `device` cannot be
+// made current, the error is cleared (so the next launch check does not read it).
+inline void select_device_quietly(int device) noexcept {
+  if (cudaSetDevice(device) != cudaSuccess) cudaGetLastError();
+}
 
 }  // namespace gpubench::benchmarks::gpu::cuda

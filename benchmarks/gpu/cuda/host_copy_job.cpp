@@ -65,7 +65,7 @@ class host_copy_job final : public copy_job {
         streams.push_back(l.down_stream.get());
       }
       if (r.engine == copy_engine::sm) {
-        const device_guard guard(g);
+        select_device(g);
         if (l.up_host) l.up_host_dev = l.up_host->device_pointer();
         if (l.down_host) l.down_host_dev = l.down_host->device_pointer();
       }
@@ -188,7 +188,7 @@ class host_copy_job final : public copy_job {
   void enqueue_copies(unsigned count) {
     if (count == 0) return;
     for (auto& l : m_lanes) {
-      const device_guard guard(l.gpu);
+      select_device(l.gpu);
       if (m_req.engine == copy_engine::sm) {
         if (l.up_host && l.down_host)
           launch_split_copy(l.up_stream->get(), l.up_host_dev, l.up_dev->get(), l.down_dev->get(),

@@ -105,7 +105,7 @@ unsigned fill_blocks(std::uint64_t words) {
 
 void preload_kernels(const std::vector<int>& devices) {
   for (const int d : devices) {
-    const device_guard guard(d);
+    select_device(d);
     cudaFuncAttributes attr{};
     check(cudaFuncGetAttributes(&attr, spin_kernel),
           "loading the spin kernel on GPU " + std::to_string(d));

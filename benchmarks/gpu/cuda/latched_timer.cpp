@@ -45,7 +45,7 @@ void latched_timer::start() {
   m_flag->clear_timeout();
   m_armed = true;
   for (auto& sl : m_slots) {
-    const device_guard guard(sl.s->device());
+    select_device(sl.s->device());
     launch_spin(sl.s->get(), m_flag->flag_device(), m_flag->timed_out_device(), sl.timeout_clocks);
   }
   if (m_warmup) m_warmup();

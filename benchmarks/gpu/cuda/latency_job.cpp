@@ -40,14 +40,14 @@ class latency_job final : public copy_job {
       // chase runs on another GPU's non-blocking stream, which does not wait for it: wait
       // here, or the first chase could follow garbage (an illegal address, sticky for
       // every later case).
-      const device_guard guard(*r.peer);
+      select_device(*r.peer);
       check(cudaMemcpy(m_base, words.data(), chase_buffer_bytes, cudaMemcpyHostToDevice),
             "writing the pointer chain to GPU " + std::to_string(*r.peer));
       check(cudaDeviceSynchronize(), "writing the pointer chain to GPU " + std::to_string(*r.peer));
     } else {
       m_host =
           std::make_unique<host_memory_buffer>(m_topo, chase_buffer_bytes, r.numa, true, r.gpu);
-      const device_guard guard(r.gpu);
+      select_device(r.gpu);
       m_base = m_host->device_pointer();
       const auto words = chain(reinterpret_cast<std::uint64_t>(m_base));
       std::copy(words.begin(), words.end(), static_cast<std::uint64_t*>(m_host->get()));
@@ -64,13 +64,13 @@ class latency_job final : public copy_job {
   core::timer& timer() override { return *m_timer; }
 
   void enqueue() override {
-    const device_guard guard(m_req.gpu);
+    select_device(m_req.gpu);
     launch_chase(m_stream->get(), m_base, chase_loads, static_cast<void**>(m_sink->get()));
   }
 
   void verify() override {
     void* end = nullptr;
-    const device_guard guard(m_req.gpu);
+    select_device(m_req.gpu);
     check(cudaMemcpyAsync(&end, m_sink->get(), sizeof end, cudaMemcpyDeviceToHost, m_stream->get()),
           "reading where the pointer chase ended");
     m_stream->synchronize("reading where the pointer chase ended");

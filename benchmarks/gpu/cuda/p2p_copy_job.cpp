@@ -163,14 +163,14 @@ class p2p_copy_job final : public copy_job {
       // them (context() says so).
       for (unsigned i = 0; i < count; ++i)
         for (auto& f : m_flows) {
-          const device_guard guard(f.plan.exec);
+          select_device(f.plan.exec);
           queue_peer_copy(f);
         }
       return;
     }
     for (auto& f : m_flows) {
       // The executing GPU is current, so its copy engine or SMs do the work.
-      const device_guard guard(f.plan.exec);
+      select_device(f.plan.exec);
       if (m_req.engine == copy_engine::sm) {
         launch_copy(f.s->get(), f.src->get(), f.dst->get(), f.geometry, count);
         continue;

@@ -19,7 +19,7 @@ std::string direction_text(int from, int to) {
 peer_access::peer_access(int a, int b, bool enable) {
   if (!enable) {
     for (const auto& [from, to] : {std::pair{a, b}, std::pair{b, a}}) {
-      const device_guard guard(from);
+      select_device(from);
       const cudaError_t e = cudaDeviceDisablePeerAccess(to);
       if (e == cudaErrorPeerAccessNotEnabled)
         cudaGetLastError();  // already off: clear the sticky-looking last error
@@ -31,7 +31,7 @@ peer_access::peer_access(int a, int b, bool enable) {
   // All or nothing (peer_enable.hpp): a failure the second way turns the first way off.
   const peer_ops ops{
       [](int from, int to) {
-        const device_guard guard(from);
+        select_device(from);
         int can = 0;
         check(cudaDeviceCanAccessPeer(&can, from, to), "asking for " + direction_text(from, to));
         if (!can)
@@ -51,10 +51,7 @@ peer_access::peer_access(int a, int b, bool enable) {
 }
 
 void peer_access::disable_quietly(int from, int to) noexcept {
-  int previous = 0;
-  if (cudaGetDevice(&previous) != cudaSuccess) return;
   if (cudaSetDevice(from) == cudaSuccess) cudaDeviceDisablePeerAccess(to);
-  cudaSetDevice(previous);
   cudaGetLastError();
 }
 

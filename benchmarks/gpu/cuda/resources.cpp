@@ -14,7 +14,7 @@
 namespace gpubench::benchmarks::gpu::cuda {
 
 device_memory::device_memory(int device, std::size_t bytes) : m_device(device), m_size(bytes) {
-  const device_guard guard(device);
+  select_device(device);
   check(cudaMalloc(&m_ptr, bytes),
         "allocating " + core::format_bytes(bytes) + " on GPU " + std::to_string(device));
 }
@@ -24,7 +24,7 @@ device_memory::~device_memory() {
 }
 
 stream::stream(int device) : m_device(device) {
-  const device_guard guard(device);
+  select_device(device);
   check(cudaStreamCreateWithFlags(&m_stream, cudaStreamNonBlocking),
         "creating a stream on GPU " + std::to_string(device));
 }
@@ -38,7 +38,7 @@ void stream::synchronize(const std::string& what) const {
 }
 
 event::event(int device) {
-  const device_guard guard(device);
+  select_device(device);
   check(cudaEventCreateWithFlags(&m_event, cudaEventDefault),
         "creating a timing event on GPU " + std::to_string(device));
 }
@@ -148,7 +148,7 @@ host_memory_buffer::host_memory_buffer(const host_topology& topo, std::size_t by
   if (pinned) {
     cudaError_t e = cudaSuccess;
     try {
-      const device_guard guard(device);
+      select_device(device);
       e = cudaHostRegister(m_ptr, bytes, cudaHostRegisterPortable | cudaHostRegisterMapped);
     } catch (...) {
       hwloc_free(topo.get(), m_ptr, bytes);
@@ -164,7 +164,7 @@ host_memory_buffer::host_memory_buffer(const host_topology& topo, std::size_t by
 
 host_memory_buffer::~host_memory_buffer() {
   if (m_pinned) {
-    const quiet_device_guard guard(m_device);
+    select_device_quietly(m_device);
     cudaHostUnregister(m_ptr);
   }
   hwloc_free(m_topo.get(), m_ptr, m_size);
@@ -178,7 +178,7 @@ void* host_memory_buffer::device_pointer() const {
 }
 
 latch_flag::latch_flag(int device) : m_device(device) {
-  const device_guard guard(device);
+  select_device(device);
   void* p = nullptr;
   check(cudaHostAlloc(&p, 2 * sizeof(int), cudaHostAllocPortable | cudaHostAllocMapped),
         "allocating the spin latch flag in pinned host memory on GPU " + std::to_string(device));
@@ -188,7 +188,7 @@ latch_flag::latch_flag(int device) : m_device(device) {
 }
 
 latch_flag::~latch_flag() {
-  const quiet_device_guard guard(m_device);
+  select_device_quietly(m_device);
   cudaFreeHost(const_cast<int*>(m_words));
 }
 

@@ -25,14 +25,14 @@ std::uint64_t host_mismatches(const void* buf, std::uint64_t bytes, std::uint32_
 }
 
 void fill_device(const stream& s, void* buf, std::uint64_t bytes, std::uint32_t seed) {
-  const device_guard guard(s.device());
+  select_device(s.device());
   launch_fill(s.get(), buf, bytes / 4, seed);
   s.synchronize("filling a buffer with its pattern");
 }
 
 std::uint64_t device_mismatches(const stream& s, const void* buf, std::uint64_t bytes,
                                 std::uint32_t seed) {
-  const device_guard guard(s.device());
+  select_device(s.device());
   const device_memory counter(s.device(), sizeof(unsigned long long));
   auto* errors = static_cast<unsigned long long*>(counter.get());
   check(cudaMemsetAsync(errors, 0, sizeof *errors, s.get()), "clearing the error counter");
