@@ -180,6 +180,7 @@ core::result_file parse_nccl_tests(std::string_view text, const import_options& 
   core::import_source src{"nccl-tests", "", "", o.name, ""};
   std::string op, nccl;
   std::optional<table_shape> shape;
+  std::size_t shape_line = 0;
   std::optional<std::size_t> header_line, footer_line;
   std::optional<double> avg_busbw;
   std::vector<device_line> devices;
@@ -209,7 +210,15 @@ core::result_file parse_nccl_tests(std::string_view text, const import_options& 
       } else if (auto d = parse_rank_line(body)) {
         devices.push_back(std::move(*d));
       } else if (auto s = parse_table_header(body)) {
+        // Rows are read by the columns of the header above them: a second header of other
+        // columns would leave earlier rows short of its groups.
+        if (shape && (s->groups != shape->groups || s->meta != shape->meta))
+          fail(o, line.number,
+               "the table columns of the earlier header at line " +
+                   std::to_string(shape_line) + " (one table per run)",
+               line.text);
         shape = std::move(s);
+        shape_line = line.number;
       } else if (starts_with(body, "Avg bus bandwidth")) {
         const auto colon = body.find(':');
         avg_busbw = colon == std::string_view::npos ? std::nullopt

@@ -236,6 +236,29 @@ TEST(ImportFuzzFindings, NumberOverflowInJsonIsBadInput) {
   EXPECT_THROW(reports::import::parse_json_text("[1e999999]", o), core::input_error);
 }
 
+// A second table header of other columns (one group, after rows of two) read the earlier
+// rows' missing in-place group: a heap overflow, now bad input naming the line.
+TEST(ImportFuzzFindings, SecondTableHeaderOfOtherColumnsIsBadInput) {
+  const std::string text =
+      "# Collective test starting: all_reduce_perf\n"
+      "# nThread 1 nGpus 1 minBytes 8 maxBytes 16 step: 2(factor) warmup iters: 5 iters: 20\n"
+      "#  size  count  type  redop  root  time  algbw  busbw #wrong  time  algbw  busbw #wrong\n"
+      "    8     2  float  sum  -1  10.0  0.00  0.00  0  10.0  0.00  0.00  0\n"
+      "#  size  count  type  redop  root  time  algbw  busbw #wrong\n"
+      "   16     4  float  sum  -1  10.0  0.00  0.00  0\n"
+      "# Avg bus bandwidth    : 0.0000\n";
+  reports::import::import_options o{"two-tables.txt", ""};
+  try {
+    reports::import::import_text(text, o);
+    FAIL() << "a second table of other columns was accepted";
+  } catch (const core::input_error& e) {
+    EXPECT_NE(std::string(e.what()).find("two-tables.txt:5: expected the table columns of the "
+                                         "earlier header at line 3"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
 TEST(ImportFuzzFindings, ImplausibleBusBandwidthIsBadInput) {
   std::string text = read_text(own("nccl-old-alltoall.txt"));
   const std::string busbw = "17.48";
