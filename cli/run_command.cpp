@@ -141,7 +141,9 @@ command setup_run(CLI::App& app, const environment& env) {
                   "Only benchmarks whose id matches this regular expression");
   sub->add_option("--out", o->out, "Result file (default: results/gpubench-SUITE-HOST-TIME.json)");
   sub->add_option("--peer", o->peer, "HOST[:PORT] of a `gpubench serve` for network benchmarks");
-  sub->add_option("--sizes", o->sizes, "Message sizes MIN:MAX[:FACTOR]: MIN, MIN*FACTOR, ... up to MAX (FACTOR 2 unless given), e.g. 4K:64M or 2:1M:8");
+  sub->add_option("--sizes", o->sizes,
+                  "Message sizes MIN:MAX[:FACTOR]: MIN, MIN*FACTOR, ... up to MAX (FACTOR 2 unless "
+                  "given), e.g. 4K:64M or 2:1M:8");
   sub->add_flag("--quick", o->quick, "Smaller size sweeps, for a fast look");
   sub->add_flag("--quiet", o->quiet, "No progress lines");
   add_cluster_options(*sub, o->cluster);

@@ -188,8 +188,7 @@ void run_self_launched(collective_session& s, core::case_state& state, const std
   r.dtype = to_string(req.type);
   r.in_place = req.in_place;
   r.check = req.check;
-  r.sizes = ctx.sizes ? ctx.sizes->text()
-                      : default_self_launch_sizes(ctx.quick);
+  r.sizes = ctx.sizes ? ctx.sizes->text() : default_self_launch_sizes(ctx.quick);
   r.timeout_s = coll_timeout(ctx);
   r.open_mpi = s.mpi->library_version().find("Open MPI") != std::string::npos;
   r.as_root = ::geteuid() == 0;

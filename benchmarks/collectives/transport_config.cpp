@@ -58,8 +58,8 @@ void record(nlohmann::json& settings, const env_lookup& env, const char* name) {
 // is what soft-RoCE and PVRDMA need).
 bool has_rdma_tls(const std::string& tls) {
   for (const auto& t : split_list(tls)) {
-    if (t == "rc" || t == "rc_v" || t == "rc_x" || t == "rc_verbs" || t == "rc_mlx5" ||
-        t == "dc" || t == "dc_x" || t == "dc_mlx5" || t == "ud" || t == "ud_v" || t == "ud_x" ||
+    if (t == "rc" || t == "rc_v" || t == "rc_x" || t == "rc_verbs" || t == "rc_mlx5" || t == "dc" ||
+        t == "dc_x" || t == "dc_mlx5" || t == "ud" || t == "ud_v" || t == "ud_x" ||
         t == "ud_verbs" || t == "ud_mlx5" || t == "ib" || t == "all")
       return true;
   }

@@ -214,8 +214,8 @@ core::result_file parse_nccl_tests(std::string_view text, const import_options& 
         // columns would leave earlier rows short of its groups.
         if (shape && (s->groups != shape->groups || s->meta != shape->meta))
           fail(o, line.number,
-               "the table columns of the earlier header at line " +
-                   std::to_string(shape_line) + " (one table per run)",
+               "the table columns of the earlier header at line " + std::to_string(shape_line) +
+                   " (one table per run)",
                line.text);
         shape = std::move(s);
         shape_line = line.number;

@@ -64,9 +64,9 @@ TEST(RdmaBufferPlan, SizeText) {
 // The untimed warm-up before a bandwidth point: perftest's window, at most 16 MiB.
 TEST(RdmaWarmup, OneWindowAtMost16MiB) {
   using gpubench::transports::rdma::warmup_messages;
-  EXPECT_EQ(warmup_messages(4096, 128), 128u);          // 512 KiB: the whole window
-  EXPECT_EQ(warmup_messages(128u << 10, 128), 128u);    // exactly 16 MiB
-  EXPECT_EQ(warmup_messages(1u << 20, 128), 16u);       // 1 MiB: 16, not 128
-  EXPECT_EQ(warmup_messages(64u << 20, 128), 1u);       // larger than the cap: still one
-  EXPECT_EQ(warmup_messages(2, 0), 1u);                 // never none
+  EXPECT_EQ(warmup_messages(4096, 128), 128u);        // 512 KiB: the whole window
+  EXPECT_EQ(warmup_messages(128u << 10, 128), 128u);  // exactly 16 MiB
+  EXPECT_EQ(warmup_messages(1u << 20, 128), 16u);     // 1 MiB: 16, not 128
+  EXPECT_EQ(warmup_messages(64u << 20, 128), 1u);     // larger than the cap: still one
+  EXPECT_EQ(warmup_messages(2, 0), 1u);               // never none
 }
