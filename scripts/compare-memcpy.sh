@@ -29,7 +29,7 @@ while (($#)); do
 done
 [[ $rounds =~ ^[1-9][0-9]*$ ]] || { echo "compare-memcpy: --rounds needs a positive integer" >&2; exit 2; }
 [[ $tolerance =~ ^[0-9]+(\.[0-9]+)?$ ]] || { echo "compare-memcpy: --tolerance needs a number" >&2; exit 2; }
-command -v jq >/dev/null || { echo "compare-memcpy: needs jq (scripts/setup.sh installs it)" >&2; exit 2; }
+command -v jq >/dev/null || { echo "compare-memcpy: needs jq (scripts/setup.sh --tests installs it)" >&2; exit 2; }
 
 # "4K" -> 4096; the same binary suffixes gpubench accepts.
 to_bytes() {

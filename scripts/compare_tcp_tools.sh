@@ -12,7 +12,7 @@ gpubench=$(realpath "${1:-build/gpubench}")
 streams=${2:-$(nproc)}
 sizes=(128K 1M)  # write sizes, the same for both tools
 for tool in ip iperf3 sockperf qperf python3; do
-  command -v "$tool" >/dev/null || { echo "needs $tool (scripts/setup.sh installs it)" >&2; exit 1; }
+  command -v "$tool" >/dev/null || { echo "needs $tool (scripts/setup.sh --tests installs it)" >&2; exit 1; }
 done
 
 work=$(mktemp -d)

@@ -28,7 +28,7 @@ done
 ((seconds > 0)) || { echo "fuzz: SECONDS must be at least 1" >&2; exit 2; }
 jobs=${FUZZ_JOBS:-2}
 command -v clang++ >/dev/null || {
-  echo "fuzz: clang++ not found (Debian: apt install clang libclang-rt-dev; scripts/setup.sh)" >&2
+  echo "fuzz: clang++ not found (Debian: apt install clang libclang-rt-dev; scripts/setup.sh --tests)" >&2
   exit 2
 }
 

@@ -28,7 +28,7 @@ while (($#)); do
 done
 [[ $size_mib =~ ^[1-9][0-9]*$ ]] || { echo "gpu-validate: --size needs MiB as a positive integer" >&2; exit 2; }
 [[ $goal =~ ^[0-9]+(\.[0-9]+)?$ ]] || { echo "gpu-validate: --goal needs a number" >&2; exit 2; }
-command -v jq >/dev/null || { echo "gpu-validate: needs jq (scripts/setup.sh installs it)" >&2; exit 2; }
+command -v jq >/dev/null || { echo "gpu-validate: needs jq (scripts/setup.sh --tests installs it)" >&2; exit 2; }
 gpubench="$build/gpubench"
 [[ -x $gpubench ]] || { echo "gpu-validate: no $gpubench (build it first)" >&2; exit 2; }
 command -v nvidia-smi >/dev/null || { echo "gpu-validate: no nvidia-smi: not a GPU host?" >&2; exit 2; }

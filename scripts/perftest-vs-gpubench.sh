@@ -21,7 +21,7 @@
 #    every 100 (perftest's -t 128 -Q 100 are set explicitly), no inline in bandwidth tests
 #    (perftest's default there, gpubench's too), the GID of the IPv4 RoCE v2 entry.
 #
-# Usage: scripts/perftest-vs-gpubench.sh [path/to/gpubench]   (needs what scripts/setup.sh
+# Usage: scripts/perftest-vs-gpubench.sh [path/to/gpubench]   (needs what scripts/setup.sh --tests
 # installs: qemu-system-x86, linux-image-amd64, busybox-static, dropbear-bin, perftest)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)

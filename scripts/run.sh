@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# The README's main command: installs dependencies, builds, runs the interconnect suite and
-# leaves the result file and its HTML report under results/.
+# The README's main command: installs what the build and the run need, builds the program
+# (build/gpubench, nothing else: the tests are scripts/test.sh's), runs the interconnect suite
+# and leaves the result file and its HTML report under results/. Arguments go to `gpubench run`
+# (--quick, --filter REGEX, --sizes ...).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh

@@ -1,19 +1,27 @@
 #!/usr/bin/env bash
-# Installs what gpubench needs to build and test on Debian/Ubuntu (as root, or with sudo).
+# Installs what gpubench needs on Debian/Ubuntu (as root, or with sudo): to build and run it
+# (scripts/run.sh), or with --tests also what its tests and checks use (scripts/test.sh).
 # CUDA and NCCL are not Debian packages: when present (CUDA_HOME, or the toolkit's usual
 # prefix) they are used, otherwise the build leaves the GPU parts out and says so.
+# Usage: scripts/setup.sh [--tests]
 set -euo pipefail
 
+# Building gpubench, running the interconnect suite (mpirun for the MPI collectives) and
+# writing its reports (cairo + pango for the PDF).
 packages=(
   build-essential cmake ninja-build pkg-config git
   libfmt-dev libcli11-dev nlohmann-json3-dev libhwloc-dev
-  libgtest-dev libgmock-dev libbenchmark-dev
   libibverbs-dev librdmacm-dev ibverbs-providers rdma-core
   libopenmpi-dev openmpi-bin
   libcairo2-dev libpango1.0-dev
+  iproute2 procps
+)
+# The tests, the micro-benchmarks and the side-by-side scripts.
+test_packages=(
+  libgtest-dev libgmock-dev libbenchmark-dev
   poppler-utils chromium
   python3 python3-jsonschema
-  iproute2 iperf3 procps jq
+  iperf3 jq
   # the Slurm tests (tests/integration/slurm_launch_test.sh) start their own cluster
   slurmctld slurmd slurm-client munge
   libssl-dev sockperf qperf
@@ -25,6 +33,11 @@ packages=(
   qemu-system-x86 linux-image-amd64 busybox-static kmod cpio
   perftest ibverbs-utils rdmacm-utils dropbear-bin
 )
+case "${1:-}" in
+  "") ;;
+  --tests) packages+=("${test_packages[@]}") ;;
+  *) echo "usage: scripts/setup.sh [--tests]" >&2; exit 2 ;;
+esac
 
 missing=()
 for p in "${packages[@]}"; do

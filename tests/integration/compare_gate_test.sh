@@ -28,7 +28,7 @@ cd "$golden" || exit 1
 
 # The golden files are what a run writes: valid against the result schema.
 if [[ -n $schema ]]; then
-  py=/usr/bin/python3   # Debian's, with python3-jsonschema (scripts/setup.sh), as lib.sh's validate
+  py=/usr/bin/python3   # Debian's, with python3-jsonschema (scripts/setup.sh --tests), as lib.sh's validate
   [[ -x $py ]] || py=python3
   for f in base.json slower.json noisy.json changed.json; do
     "$py" "$here/validate_result.py" "$schema" "$f" || fail "$f does not match the result schema"

@@ -14,7 +14,7 @@ trap 'rm -rf "$work"' EXIT
 failures=0
 fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
 has() { grep -q -- "$1" "$2" || fail "expected '$1' in $2: $(head -c 1500 "$2")"; }
-py=/usr/bin/python3   # Debian's, with python3-jsonschema (scripts/setup.sh)
+py=/usr/bin/python3   # Debian's, with python3-jsonschema (scripts/setup.sh --tests)
 [[ -x $py ]] || py=python3
 
 imp=$golden/import

@@ -32,7 +32,7 @@ expect_contains() {
 }
 
 # The Python that validates: Debian's /usr/bin/python3 with python3-jsonschema, which
-# scripts/setup.sh installs (a user's tool), not whichever python3 comes first on PATH.
+# scripts/setup.sh --tests installs (a user's tool), not whichever python3 comes first on PATH.
 schema_python() {
   local p=/usr/bin/python3
   [[ -x $p ]] || p=$(command -v python3) || return 1
@@ -42,7 +42,7 @@ schema_python() {
 # validate FILE: the result file validates against the repository's JSON Schema.
 validate() {
   local py
-  py=$(schema_python) || { fail "no python3 with jsonschema to validate $1 (scripts/setup.sh installs python3-jsonschema)"; return 1; }
+  py=$(schema_python) || { fail "no python3 with jsonschema to validate $1 (scripts/setup.sh --tests installs python3-jsonschema)"; return 1; }
   if "$py" "$(dirname "${BASH_SOURCE[0]}")/validate_result.py" "$SCHEMA" "$1" >"$TEST_TMP/validate" 2>&1; then
     pass "schema-valid: $(basename "$1")"
   else

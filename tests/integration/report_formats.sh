@@ -89,7 +89,7 @@ print(f"screenshot: {len(pixels)} bytes, {distinct} distinct values")
 sys.exit(0 if distinct > 16 else 1)
 PY
 else
-  echo "SKIP browser check: chromium not installed (scripts/setup.sh installs it)"
+  echo "SKIP browser check: chromium not installed (scripts/setup.sh --tests installs it)"
 fi
 
 # Bad input: one line naming the file, exit 2.

@@ -15,7 +15,7 @@ fail() { echo "FAIL: $*" >&2; exit 1; }
 
 browser=$(command -v chromium || command -v chromium-browser || true)
 if [[ -z "$browser" ]]; then
-  echo "SKIP: chromium not installed (scripts/setup.sh installs it), the layout needs a browser"
+  echo "SKIP: chromium not installed (scripts/setup.sh --tests installs it), the layout needs a browser"
   exit 77
 fi
 

@@ -29,7 +29,7 @@ slurm_begin() {
   local name=$1 c
   [[ $(id -u) -eq 0 ]] || slurm_skip "needs root (network namespaces, slurmd)"
   for c in slurmctld slurmd srun sinfo scancel munged ip unshare setsid mount python3; do
-    command -v "$c" >/dev/null || slurm_skip "no $c in PATH (scripts/setup.sh installs slurmctld, slurmd, slurm-client and munge)"
+    command -v "$c" >/dev/null || slurm_skip "no $c in PATH (scripts/setup.sh --tests installs slurmctld, slurmd, slurm-client and munge)"
   done
   prefix="$name-$$"
   # A short base: Unix socket paths (munge, PMIx under the spool) must stay under 108 bytes.

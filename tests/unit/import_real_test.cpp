@@ -6,6 +6,7 @@
 
 #include <algorithm>
 
+#include "core/errors.hpp"
 #include "reports/model/report_inputs.hpp"
 #include "reports/page_one/findings/finding.hpp"
 #include "reports/page_one/headline_table.hpp"
