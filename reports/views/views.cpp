@@ -95,13 +95,15 @@ measurement_parts measurement_sections(const std::vector<run_input>& runs,
   for (const auto& key : order) {
     auto& cases = views[key];
     if (measured(cases).empty()) continue;  // the appendix lists what was not measured
+    // The title names what was measured (a skipped RDMA case is in the section's "Not
+    // measured" table, not in its title).
+    auto all = measured(cases);
     std::string ids;
-    for (const auto& c : cases)
+    for (const auto& c : all)
       if (ids.find(c.result->benchmark) == std::string::npos)
         ids += (ids.empty() ? "" : ", ") + c.result->benchmark;
-    const std::string title = view_title(cases) + " (" + ids + ")";
+    const std::string title = view_title(all) + " (" + ids + ")";
     // Every point of the view, labelled by everything that differs (src/dst included).
-    auto all = measured(cases);
     label_cases(all);
     out.appendix.push_back({title, 2, {point_table(all)}});
     const auto& kind = cases.front().result->kind;

@@ -1,6 +1,5 @@
 #include <gtest/gtest.h>
 
-#include <ctime>
 #include <random>
 
 #include "cluster/suspects.hpp"
@@ -228,21 +227,14 @@ TEST(ClusterSuspects, FourNodesOneSlowNode) {
   EXPECT_TRUE(names(s, suspect_kind::link).empty());
 }
 
-TEST(ClusterSuspects, ThousandNodesFindBothQuickly) {
+// How fast is benchmarks/micro/cluster_suspects_micro.cpp's question, not this test's.
+TEST(ClusterSuspects, ThousandNodesFindBoth) {
   synthetic c{1000, 0.05};
   c.slow_nodes = {417};
   c.slow_links = {{12, 873}};
-  const auto f = c.file();
-  // Processor time, not wall time: a loaded CI runner stretches the wall clock.
-  const std::clock_t start = std::clock();
-  const auto s = find_suspects(f);
-  const double seconds = static_cast<double>(std::clock() - start) / CLOCKS_PER_SEC;
+  const auto s = find_suspects(c.file());
   EXPECT_EQ(names(s, suspect_kind::node), strings{"n417"});
   EXPECT_EQ(names(s, suspect_kind::link), strings{"n12-n873"});
-  // 1000 nodes x 2 measurements is about a million pair figures: about 0.1 s of CPU in a
-  // Release build, a few times that under the sanitizers.
-  EXPECT_LT(seconds, 2.0);
-  RecordProperty("seconds", std::to_string(seconds));
 }
 
 // Rank 0's ending: a failed case is exit 1; a suspect is exit 1 only when asked for.

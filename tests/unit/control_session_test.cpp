@@ -262,8 +262,8 @@ double trickle_hello(const net::endpoint_address& at, const std::function<void()
 TEST(ControlServerHostile, TrickledHelloIsDroppedByTheDeadline) {
   test_server server("", 2000ms, 1000ms);
   const double dropped_after = trickle_hello(server.address(), {});
-  EXPECT_GE(dropped_after, 0.5) << "a trickled hello held on";
-  EXPECT_LT(dropped_after, 2.0) << "dropped after the 1 s deadline, not per byte";
+  // Dropped at all: a deadline per byte would let the 300 ms trickle go on past its 3 s (-1).
+  EXPECT_GE(dropped_after, 0.5) << "a trickled hello held on, or was dropped before its deadline";
   EXPECT_NE(server.log().find("no complete handshake within 1.0 s"), std::string::npos)
       << server.log();
   expect_serves_next_client(server);
@@ -281,23 +281,22 @@ TEST(ControlServerHostile, FiftySilentConnectionsDoNotStarveARealClient) {
   std::vector<net::unique_fd> silent;
   for (int i = 0; i < 50; ++i)
     silent.push_back(net::connect_tcp(server.address(), 2000ms));
-  const auto t0 = steady::now();
+  // The client's 2 s I/O timeout is shorter than the silent ones' 3 s handshake deadline: a
+  // client served only once they are dropped fails here.
   expect_serves_next_client(server);
-  EXPECT_LT(seconds_since(t0), 1.5) << "the real client waited behind silent ones";
   EXPECT_NE(server.log().find("the oldest goes first"), std::string::npos) << server.log();
 }
 
-TEST(ControlServerHostile, ClientArrivingDuringASessionIsToldBusyWithinASecond) {
+// Told "busy", not left to its own I/O timeout (whose error names no busy server).
+TEST(ControlServerHostile, ClientArrivingDuringASessionIsToldBusy) {
   test_server server;
   client_session first(server.address(), options());
-  const auto t0 = steady::now();
   try {
     client_session second(server.address(), options());
     ADD_FAILURE() << "two sessions at once";
   } catch (const peer_error& e) {
     EXPECT_NE(std::string(e.what()).find("busy"), std::string::npos) << e.what();
   }
-  EXPECT_LT(seconds_since(t0), 1.0) << "busy came late";
 }
 
 TEST(ControlClientAuth, ClientWithTokenRefusesAServerThatAsksForNone) {

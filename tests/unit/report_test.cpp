@@ -90,6 +90,29 @@ TEST(Report, GpuFixtureHasCopiesHeatmapsAndReferences) {
   EXPECT_NE(md.find("not supported by this GPU driver"), std::string::npos) << "skip reason";
 }
 
+// A title names what was measured: with every RDMA latency case skipped, the latency view is
+// TCP's, and the skipped cases are in its "Not measured" table.
+TEST(Report, ViewTitleNamesOnlyWhatWasMeasured) {
+  auto runs = load({"network.json"});
+  for (auto& c : runs[0].file.results)
+    if (c.benchmark == "net.rdma.latency") {
+      c.status = core::case_status::skipped;
+      c.reason = "no RDMA device";
+      c.points.clear();
+    }
+  const auto doc = build_report(runs, reference_set::builtin());
+  EXPECT_EQ(find_section(doc, "Network latency: TCP and RDMA"), nullptr);
+  const auto* lat = find_section(doc, "Network latency: TCP (net.tcp.latency)");
+  ASSERT_NE(lat, nullptr);
+  bool listed = false;
+  for (const auto* t : blocks_of<table>(*lat))
+    if (t->caption == "Not measured")
+      for (const auto& row : t->rows)
+        listed = listed || row.back() == "no RDMA device";
+  EXPECT_TRUE(listed) << "the skipped RDMA cases stay in the section";
+  EXPECT_NE(find_section(doc, "Network bandwidth: TCP and RDMA"), nullptr);
+}
+
 TEST(Report, NetworkPutsTcpAndRdmaOnOneChartWithCpuCost) {
   const auto runs = load({"network.json"});
   const auto doc = build_report(runs, reference_set::builtin());

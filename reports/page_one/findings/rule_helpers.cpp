@@ -28,6 +28,14 @@ std::string text_param(const core::case_result& c, const std::string& key,
   return it != c.params.end() && it->is_string() ? it->get<std::string>() : fallback;
 }
 
+std::string collective_path_check(const core::case_result& c) {
+  if (text_param(c, "backend") == "mpi")
+    return "the path Open MPI takes (--mca pml_base_verbose 10 --mca btl_base_verbose 10 name "
+           "it: shared memory (vader) within a node, tcp or ucx across nodes)";
+  return "the path NCCL takes (NCCL_DEBUG=INFO: P2P/IPC or NVLink, SHM, or NET, and the "
+         "algorithm)";
+}
+
 std::optional<double> largest_median(const core::case_result& c) {
   if (c.status != core::case_status::ok) return std::nullopt;
   const auto* p = largest_point(c);

@@ -25,6 +25,10 @@ std::optional<double> largest_median(const core::case_result& c);
 // The largest measured size of a case (0 without points).
 std::uint64_t largest_bytes(const core::case_result& c);
 
+// Where a collective's library says which path it took (NCCL_DEBUG=INFO for NCCL, Open MPI's
+// verbose MCA parameters for MPI): a "what to check" that fits the case's backend.
+std::string collective_path_check(const core::case_result& c);
+
 // Measured (status ok, with points) cases of one kind, in file order.
 std::vector<const core::case_result*> measured_cases(const core::result_file& f,
                                                      const core::kind_query& kind);

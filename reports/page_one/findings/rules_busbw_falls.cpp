@@ -1,7 +1,7 @@
 // collective.busbw_falls: bus bandwidth should rise with message size and level off; where it
 // falls again at the largest sizes (well under the best size's), something gives way under
 // load: a path that cannot sustain the rate (NVLink disabled, traffic staged through host
-// memory), memory pressure, or a link that degrades while hot.
+// memory, a shared-memory path out of cache), memory pressure, or a link that degrades while hot.
 #include <fmt/format.h>
 
 #include "reports/model/kind_text.hpp"
@@ -41,9 +41,12 @@ std::vector<finding> busbw_falls_rule(const core::result_file& f, const rule_opt
         fmt::format("busbw {}{}, down from {}{} ({} of it)", figure(last.stats.median, "GB/s"),
                     at_size(last.bytes), figure(best->stats.median, "GB/s"), at_size(best->bytes),
                     percent(last.stats.median / best->stats.median));
-    x.check =
-        "Check the path the traffic takes (NCCL_DEBUG=INFO: P2P/IPC or NVLink vs SHM or NET; "
-        "NCCL_P2P_DISABLE), GPU memory headroom, and whether the link slows down under load";
+    // GPU buffers can run short of device memory; host buffers of host memory and placement.
+    const bool gpu = text_param(c, "backend", "nccl") == "nccl";
+    x.check = "Check " + collective_path_check(c) +
+              (gpu ? ", GPU memory headroom (nvidia-smi)"
+                   : ", host memory headroom and where the ranks are bound (--report-bindings)") +
+              ", and whether the link slows down under load";
     out.push_back(std::move(x));
   }
   return out;

@@ -83,7 +83,8 @@ std::optional<finding> scaling_of(const collective_group& g, const std::string& 
                    evidence,
                    "Look for the slow link or node (a cluster run names suspects), the switch's "
                    "oversubscription between the added nodes, and whether the library changed "
-                   "algorithm or transport (NCCL_DEBUG=INFO)"};
+                   "algorithm or transport: " +
+                       collective_path_check(*multi.back())};
   return finding{"collective.scaling",
                  severity::info,
                  subject,
