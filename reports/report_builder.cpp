@@ -29,9 +29,14 @@ document build_report(const std::vector<run_input>& runs, const reference_set& r
   }
   for (auto& s : page_one::page_one_sections(runs, refs, options))
     doc.sections.push_back(std::move(s));
-  for (auto& s : cluster::cluster_sections(runs))
+  // Many runs: the cluster and projection sections of the first (the comparison covers the
+  // others), so the body grows by the comparison, not by a copy of each run.
+  std::vector<run_input> first;
+  if (runs.size() > side_by_side_runs) first.push_back(runs.front());
+  const auto& drawn = first.empty() ? runs : first;
+  for (auto& s : cluster::cluster_sections(drawn))
     doc.sections.push_back(std::move(s));
-  if (auto s = page_one::projection::projection_section(runs, options))
+  if (auto s = page_one::projection::projection_section(drawn, options))
     doc.sections.push_back(std::move(*s));
   auto parts = views::measurement_sections(runs, refs);
   for (auto& s : parts.views)
@@ -39,15 +44,31 @@ document build_report(const std::vector<run_input>& runs, const reference_set& r
   if (auto s = views::comparison_section(runs)) doc.sections.push_back(std::move(*s));
   auto summary = views::summary_section(runs);
   summary.title = "Appendix A: systems, what ran, what was skipped";
+  summary.new_page = true;
   doc.sections.push_back(std::move(summary));
   if (!parts.appendix.empty()) {
-    doc.sections.push_back(
-        {"Appendix B: every point",
-         1,
-         {paragraph{"Every message size of every measured case, with the statistics stored in "
-                    "the result files (the CSV output has them at full precision)."}}});
+    section points{"Appendix B: every point",
+                   1,
+                   {paragraph{"Every message size of every measured case, with the statistics "
+                              "stored in the result files (the CSV output has them at full "
+                              "precision), and the path each variant crossed."}}};
+    points.new_page = true;
+    doc.sections.push_back(std::move(points));
     for (auto& s : parts.appendix)
       doc.sections.push_back(std::move(s));
+  }
+  if (runs.size() > 1) {
+    section stories{"Appendix C: each run's page one",
+                    1,
+                    {paragraph{"The machine diagram, headline and findings of each run, as a "
+                               "report of that run alone shows them."}}};
+    stories.new_page = true;
+    doc.sections.push_back(std::move(stories));
+    for (const auto& run : runs) {
+      auto s = page_one::run_story(run, refs, options);
+      s.level = 2;
+      doc.sections.push_back(std::move(s));
+    }
   }
   return doc;
 }

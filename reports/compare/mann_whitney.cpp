@@ -20,21 +20,21 @@ std::string to_string(u_method m) {
 
 std::vector<double> midranks(std::span<const double> a, std::span<const double> b) {
   const std::size_t n = a.size() + b.size();
-  std::vector<double> values(a.begin(), a.end());
-  values.insert(values.end(), b.begin(), b.end());
-  std::vector<std::size_t> order(n);
-  std::iota(order.begin(), order.end(), std::size_t{0});
-  std::stable_sort(order.begin(), order.end(),
-                   [&](std::size_t x, std::size_t y) { return values[x] < values[y]; });
+  // (value, position) pairs sort by value, then position: the order a stable sort would give.
+  std::vector<std::pair<double, std::size_t>> order;
+  order.reserve(n);
+  for (std::size_t i = 0; i < n; ++i)
+    order.emplace_back(i < a.size() ? a[i] : b[i - a.size()], i);
+  std::sort(order.begin(), order.end());
   std::vector<double> ranks(n);
   for (std::size_t i = 0; i < n;) {
     std::size_t j = i;
-    while (j + 1 < n && values[order[j + 1]] == values[order[i]])
+    while (j + 1 < n && order[j + 1].first == order[i].first)
       ++j;
     // Positions i..j (0-based) hold equal values: each gets the mean of ranks i+1..j+1.
     const double rank = (static_cast<double>(i + 1) + static_cast<double>(j + 1)) / 2.0;
     for (std::size_t k = i; k <= j; ++k)
-      ranks[order[k]] = rank;
+      ranks[order[k].second] = rank;
     i = j + 1;
   }
   return ranks;
@@ -65,12 +65,14 @@ double min_two_sided_p(std::size_t n1, std::size_t n2) {
   return std::min(1.0, 2.0 / binomial(n1 + n2, n1));
 }
 
-double exact_two_sided_p(std::span<const double> a, std::span<const double> b) {
-  const std::size_t n1 = a.size();
-  const std::size_t n = a.size() + b.size();
-  if (n1 == 0 || b.empty()) return 1;
+namespace {
+
+// The p-values from the midranks of both samples (mann_whitney_u ranks once for both); the
+// first n1 ranks are the first sample's.
+double exact_p_of_ranks(const std::vector<double>& ranks, std::size_t n1) {
+  const std::size_t n = ranks.size();
+  if (n1 == 0 || n1 == n) return 1;
   // Doubled midranks are integers, so the rank-sum distribution is a table of counts.
-  const std::vector<double> ranks = midranks(a, b);
   std::vector<std::size_t> twice(n);
   for (std::size_t i = 0; i < n; ++i)
     twice[i] = static_cast<std::size_t>(std::lround(2 * ranks[i]));
@@ -78,10 +80,16 @@ double exact_two_sided_p(std::span<const double> a, std::span<const double> b) {
   // count[k][s]: subsets of size k of the ranks seen so far whose doubled sum is s.
   std::vector<std::vector<double>> count(n1 + 1, std::vector<double>(max_sum + 1, 0.0));
   count[0][0] = 1;
+  // Only what can still reach a subset of n1 is counted (k >= n1 - ranks left), and a sum
+  // never exceeds the ranks seen so far: a quarter of the full table's work.
+  std::size_t seen = 0;
   for (std::size_t i = 0; i < n; ++i) {
     const std::size_t r = twice[i];
-    for (std::size_t k = std::min(n1, i + 1); k >= 1; --k)
-      for (std::size_t s = max_sum; s >= r; --s)
+    seen += r;
+    const std::size_t left = n - 1 - i;
+    const std::size_t lowest = n1 > left ? n1 - left : 1;
+    for (std::size_t k = std::min(n1, i + 1); k >= lowest && k >= 1; --k)
+      for (std::size_t s = seen; s >= r; --s)
         count[k][s] += count[k - 1][s - r];
   }
   std::size_t observed = 0;
@@ -98,14 +106,13 @@ double exact_two_sided_p(std::span<const double> a, std::span<const double> b) {
   return std::min(1.0, extreme / total);
 }
 
-double normal_two_sided_p(std::span<const double> a, std::span<const double> b) {
-  const auto n1 = static_cast<double>(a.size());
-  const auto n2 = static_cast<double>(b.size());
-  const double n = n1 + n2;
-  if (a.empty() || b.empty()) return 1;
-  const std::vector<double> ranks = midranks(a, b);
+double normal_p_of_ranks(const std::vector<double>& ranks, std::size_t first) {
+  if (first == 0 || first == ranks.size()) return 1;
+  const auto n1 = static_cast<double>(first);
+  const auto n = static_cast<double>(ranks.size());
+  const double n2 = n - n1;
   double rank_sum = 0;
-  for (std::size_t i = 0; i < a.size(); ++i)
+  for (std::size_t i = 0; i < first; ++i)
     rank_sum += ranks[i];
   const double u = rank_sum - n1 * (n1 + 1) / 2;
 
@@ -126,6 +133,16 @@ double normal_two_sided_p(std::span<const double> a, std::span<const double> b) 
   return std::min(1.0, std::erfc(z / std::sqrt(2.0)));
 }
 
+}  // namespace
+
+double exact_two_sided_p(std::span<const double> a, std::span<const double> b) {
+  return exact_p_of_ranks(midranks(a, b), a.size());
+}
+
+double normal_two_sided_p(std::span<const double> a, std::span<const double> b) {
+  return normal_p_of_ranks(midranks(a, b), a.size());
+}
+
 u_test_result mann_whitney_u(std::span<const double> base, std::span<const double> fresh,
                              double alpha) {
   const std::vector<double> a = finite_only(base);
@@ -134,8 +151,9 @@ u_test_result mann_whitney_u(std::span<const double> base, std::span<const doubl
   r.n_base = a.size();
   r.n_new = b.size();
   r.min_p = min_two_sided_p(a.size(), b.size());
+  std::vector<double> ranks;
   if (!a.empty() && !b.empty()) {
-    const std::vector<double> ranks = midranks(a, b);
+    ranks = midranks(a, b);
     double rank_sum = 0;
     for (std::size_t i = 0; i < a.size(); ++i)
       rank_sum += ranks[i];
@@ -147,10 +165,10 @@ u_test_result mann_whitney_u(std::span<const double> base, std::span<const doubl
   if (r.too_few_samples) return r;
   if (a.size() + b.size() <= exact_u_max_total) {
     r.method = u_method::exact;
-    r.p = exact_two_sided_p(a, b);
+    r.p = exact_p_of_ranks(ranks, a.size());
   } else {
     r.method = u_method::normal;
-    r.p = normal_two_sided_p(a, b);
+    r.p = normal_p_of_ranks(ranks, a.size());
   }
   r.significant = r.p < alpha;
   return r;

@@ -116,6 +116,7 @@ struct section {
   std::string title;
   int level = 1;  // 1: part of the report, 2: one view inside it
   std::vector<block> blocks;
+  bool new_page = false;  // a part of the report that starts a new page in paged formats
 };
 
 struct document {

@@ -1,6 +1,7 @@
 // The result files a report is made of: read, checked against each other, and labelled.
 #pragma once
 
+#include <cstddef>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -8,6 +9,10 @@
 #include "core/result.hpp"
 
 namespace gpubench::reports::model {
+
+// Up to this many runs are set side by side (a table column, a chart's series each); a report
+// of more sums them up by their range and draws its views from the first run.
+inline constexpr std::size_t side_by_side_runs = 4;
 
 struct run_input {
   std::filesystem::path path;

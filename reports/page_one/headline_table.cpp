@@ -219,7 +219,84 @@ table headline_table(const run_input& run, const reference_set& refs) {
   return t;
 }
 
+namespace {
+
+// The headline rows of every run, and the paths in first-seen order (key, title).
+struct runs_rows {
+  std::vector<std::vector<headline_row>> per_run;
+  std::vector<std::pair<std::string, std::string>> keys;
+};
+runs_rows rows_of(const std::vector<run_input>& runs) {
+  runs_rows out;
+  for (const auto& r : runs) {
+    out.per_run.push_back(headline_rows(r));
+    for (const auto& row : out.per_run.back())
+      if (std::none_of(out.keys.begin(), out.keys.end(),
+                       [&](const auto& k) { return k.first == row.key; }))
+        out.keys.emplace_back(row.key, kind_of(*row.result)->title);
+  }
+  return out;
+}
+
+const headline_row* find_row(const std::vector<headline_row>& rows, const std::string& key) {
+  const auto it =
+      std::find_if(rows.begin(), rows.end(), [&](const headline_row& r) { return r.key == key; });
+  return it == rows.end() ? nullptr : &*it;
+}
+
+std::string ratio_text(const headline_row* base, const headline_row* later) {
+  if (!base || !later || base->figure.unit != later->figure.unit || !(base->figure.value > 0))
+    return "-";
+  const double ratio = later->figure.value / base->figure.value;
+  const bool improved = later->figure.higher_is_better ? ratio > 1 : ratio < 1;
+  return format_ratio(ratio) + (std::fabs(ratio - 1) < 0.05 ? "" : improved ? " better" : " worse");
+}
+
+// Many runs: a column each would not fit a page. The first run's figure, then the range of all
+// of them: lowest and highest (with the run), the median, and the spread (range / median).
+table across_runs_table(const std::vector<run_input>& runs, const runs_rows& all) {
+  table t;
+  t.caption = "The headline of " + std::to_string(runs.size()) +
+              " runs (bandwidth: median at the largest size; latency: p50 at the smallest "
+              "size), the first run's figure and the range of all of them";
+  t.header = {"path",          runs.front().label, "lowest (run)", "median",
+              "highest (run)", "spread",           "runs"};
+  t.numeric = {false, true, true, true, true, true, true};
+  for (const auto& [key, title] : all.keys) {
+    std::vector<std::pair<double, std::size_t>> values;  // figure, run index
+    std::string unit;
+    for (std::size_t i = 0; i < runs.size(); ++i)
+      if (const auto* row = find_row(all.per_run[i], key);
+          row && std::isfinite(row->figure.value) && (unit.empty() || unit == row->figure.unit)) {
+        unit = row->figure.unit;
+        values.emplace_back(row->figure.value, i);
+      }
+    if (values.empty()) continue;
+    std::sort(values.begin(), values.end());
+    const double median =
+        values.size() % 2
+            ? values[values.size() / 2].first
+            : (values[values.size() / 2 - 1].first + values[values.size() / 2].first) / 2;
+    const auto* first = find_row(all.per_run.front(), key);
+    auto with_run = [&](const std::pair<double, std::size_t>& v) {
+      return format_value(v.first) + " " + unit + " (" + runs[v.second].label + ")";
+    };
+    t.rows.push_back(
+        {title, first ? figure_text(first->figure, false) : "-", with_run(values.front()),
+         format_value(median) + " " + unit, with_run(values.back()),
+         median > 0
+             ? fmt::format("{:.1f} %", (values.back().first - values.front().first) / median * 100)
+             : "-",
+         std::to_string(values.size())});
+  }
+  return t;
+}
+
+}  // namespace
+
 table side_by_side_table(const std::vector<run_input>& runs) {
+  const auto all = rows_of(runs);
+  if (runs.size() > side_by_side_runs) return across_runs_table(runs, all);
   table t;
   t.caption =
       "The runs side by side (bandwidth: median at the largest size, % of line rate in "
@@ -232,41 +309,22 @@ table side_by_side_table(const std::vector<run_input>& runs) {
     t.header.push_back(runs.size() > 2 ? "ratio " + runs[i].label : "ratio");
   t.numeric.assign(t.header.size(), true);
   t.numeric[0] = false;
-  std::vector<std::pair<std::string, std::string>> keys;  // key, title in first-seen order
-  std::vector<std::vector<headline_row>> per_run;
-  for (const auto& r : runs) {
-    per_run.push_back(headline_rows(r));
-    for (const auto& row : per_run.back())
-      if (std::none_of(keys.begin(), keys.end(), [&](const auto& k) { return k.first == row.key; }))
-        keys.emplace_back(row.key, kind_of(*row.result)->title);
-  }
-  for (const auto& [key, title] : keys) {
+  for (const auto& [key, title] : all.keys) {
     std::vector<std::string> cells = {title};
     std::vector<const headline_row*> found;
-    for (const auto& rows : per_run) {
-      const auto it = std::find_if(rows.begin(), rows.end(),
-                                   [&](const headline_row& r) { return r.key == key; });
-      found.push_back(it == rows.end() ? nullptr : &*it);
+    for (const auto& rows : all.per_run) {
+      found.push_back(find_row(rows, key));
       if (!found.back()) {
         cells.push_back("-");
         continue;
       }
-      auto text = figure_text((*it).figure, false);
-      if (std::isfinite(it->figure.fraction)) text += " (" + percent(it->figure.fraction) + ")";
+      auto text = figure_text(found.back()->figure, false);
+      if (std::isfinite(found.back()->figure.fraction))
+        text += " (" + percent(found.back()->figure.fraction) + ")";
       cells.push_back(text);
     }
-    for (std::size_t i = 1; i < found.size(); ++i) {
-      if (!found[0] || !found[i] || found[0]->figure.unit != found[i]->figure.unit ||
-          !(found[0]->figure.value > 0)) {
-        cells.push_back("-");
-        continue;
-      }
-      const double ratio = found[i]->figure.value / found[0]->figure.value;
-      const bool improved = found[i]->figure.higher_is_better ? ratio > 1 : ratio < 1;
-      cells.push_back(format_ratio(ratio) + (std::fabs(ratio - 1) < 0.05 ? ""
-                                             : improved                  ? " better"
-                                                                         : " worse"));
-    }
+    for (std::size_t i = 1; i < found.size(); ++i)
+      cells.push_back(ratio_text(found[0], found[i]));
     t.rows.push_back(std::move(cells));
   }
   return t;

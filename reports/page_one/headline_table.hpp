@@ -31,7 +31,8 @@ std::string verdict(const path_figure& f, const std::vector<const model::referen
 // path | measured | line rate | % of line | published reference | verdict.
 model::table headline_table(const model::run_input& run, const model::reference_set& refs);
 
-// Several runs: path | one column per run | ratio of each later run to the first.
+// Several runs: path | one column per run | ratio of each later run to the first. More than
+// model::side_by_side_runs runs: path | the first run | lowest | median | highest | spread.
 model::table side_by_side_table(const std::vector<model::run_input>& runs);
 
 }  // namespace gpubench::reports::page_one

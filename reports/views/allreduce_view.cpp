@@ -238,7 +238,7 @@ section allreduce_view(const std::string& title, std::vector<case_ref> cases,
       if (auto t = transport_table(gs, key, what); !t.rows.empty())
         s.blocks.emplace_back(std::move(t));
   label_cases(cases);
-  append_common_blocks(s, cases, measured(cases), matched);
+  append_common_blocks(s, cases, matched);
   return s;
 }
 

@@ -118,11 +118,11 @@ section pair_view(const std::string& title, std::vector<case_ref> cases,
     s.blocks.emplace_back(std::move(h));
     s.blocks.emplace_back(std::move(t));
   }
-  // The path and skip tables list pairs one by one, so they name the pair.
+  // The skip table lists pairs one by one, so it names the pair.
   for (auto& c : cases)
     c.label = "GPU " + param_text(c.result->params.at(pair.from)) + " -> GPU " +
               param_text(c.result->params.at(pair.to)) + (one_group ? "" : ", " + c.label);
-  append_common_blocks(s, cases, measured(cases), matching_references(ok, refs));
+  append_common_blocks(s, cases, matching_references(ok, refs));
   return s;
 }
 

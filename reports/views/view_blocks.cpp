@@ -266,9 +266,7 @@ table not_measured_table(const std::vector<case_ref>& cases) {
 }
 
 void append_common_blocks(section& s, const std::vector<case_ref>& all,
-                          const std::vector<case_ref>& ok,
                           const std::vector<const reference_figure*>& refs) {
-  if (auto t = path_table(ok); !t.rows.empty()) s.blocks.emplace_back(std::move(t));
   if (!refs.empty()) s.blocks.emplace_back(reference_table(refs));
   if (auto t = not_measured_table(all); !t.rows.empty()) s.blocks.emplace_back(std::move(t));
 }

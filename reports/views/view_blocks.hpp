@@ -48,9 +48,9 @@ model::table reference_table(const std::vector<const model::reference_figure*>& 
 // Cases of the view that were skipped or failed, with the reason, as a table.
 model::table not_measured_table(const std::vector<model::case_ref>& cases);
 
-// Appends the path, reference and not-measured blocks when they have rows.
+// Appends the reference and not-measured blocks when they have rows (the path of each variant
+// is in the appendix, beside its points).
 void append_common_blocks(model::section& s, const std::vector<model::case_ref>& all,
-                          const std::vector<model::case_ref>& ok,
                           const std::vector<const model::reference_figure*>& refs);
 
 }  // namespace gpubench::reports::views

@@ -64,7 +64,7 @@ section generic_view(const std::string& title, std::vector<case_ref> cases,
   const auto ok = measured(cases);
   section s{title, 1, {}};
   if (ok.empty()) {
-    append_common_blocks(s, cases, ok, {});
+    append_common_blocks(s, cases, {});
     return s;
   }
   const auto& first = *ok.front().result;
@@ -77,7 +77,7 @@ section generic_view(const std::string& title, std::vector<case_ref> cases,
   const auto matched = matching_references(ok, refs);
   if (has_size_axis(ok)) s.blocks.emplace_back(size_chart(title, ok, matched));
   s.blocks.emplace_back(summary_table(ok));
-  append_common_blocks(s, cases, ok, matched);
+  append_common_blocks(s, cases, matched);
   return s;
 }
 
@@ -91,33 +91,47 @@ measurement_parts measurement_sections(const std::vector<run_input>& runs,
       if (!views.contains(key)) order.push_back(key);
       views[key].push_back({&run, &c, {}});
     }
+  // Many runs: the views draw the first; the comparison section sets the others against it.
+  const bool first_only = runs.size() > side_by_side_runs;
   measurement_parts out;
   for (const auto& key : order) {
     auto& cases = views[key];
-    if (measured(cases).empty()) continue;  // the appendix lists what was not measured
     // The title names what was measured (a skipped RDMA case is in the section's "Not
     // measured" table, not in its title).
     auto all = measured(cases);
+    if (all.empty()) continue;  // the appendix lists what was not measured
     std::string ids;
     for (const auto& c : all)
       if (ids.find(c.result->benchmark) == std::string::npos)
         ids += (ids.empty() ? "" : ", ") + c.result->benchmark;
     const std::string title = view_title(all) + " (" + ids + ")";
-    // Every point of the view, labelled by everything that differs (src/dst included).
+    // Every point of the view and the path of each variant, labelled by everything that
+    // differs (src/dst included).
     label_cases(all);
-    out.appendix.push_back({title, 2, {point_table(all)}});
+    section appendix{title, 2, {point_table(all)}};
+    if (auto t = path_table(all); !t.rows.empty()) appendix.blocks.emplace_back(std::move(t));
+    out.appendix.push_back(std::move(appendix));
+    if (first_only) std::erase_if(cases, [&](const case_ref& c) { return c.run != &runs.front(); });
+    if (measured(cases).empty()) continue;
     const auto& kind = cases.front().result->kind;
-    if (kind.is(core::paths::gpu_gpu))
-      out.views.push_back(pair_view(title, std::move(cases), refs));
-    else if (kind.is(core::paths::collective))
-      out.views.push_back(allreduce_view(title, std::move(cases), refs));
-    else if (kind.is(core::paths::network)) {
-      auto s = generic_view(title, cases, refs);
-      append_cpu_comparison(s, measured(cases));  // TCP against RDMA in like modes only
-      out.views.push_back(std::move(s));
+    section view;
+    if (kind.is(core::paths::gpu_gpu)) {
+      view = pair_view(title, std::move(cases), refs);
+    } else if (kind.is(core::paths::collective)) {
+      view = allreduce_view(title, std::move(cases), refs);
+    } else if (kind.is(core::paths::network)) {
+      view = generic_view(title, cases, refs);
+      append_cpu_comparison(view, measured(cases));  // TCP against RDMA in like modes only
     } else {
-      out.views.push_back(generic_view(title, std::move(cases), refs));
+      view = generic_view(title, std::move(cases), refs);
     }
+    if (first_only)
+      view.blocks.insert(view.blocks.begin(),
+                         note{"Drawn from " + runs.front().label + ", the first of " +
+                              std::to_string(runs.size()) +
+                              " runs: the comparison across runs sets the others against it, "
+                              "and Appendix B has every point of every run."});
+    out.views.push_back(std::move(view));
   }
   return out;
 }

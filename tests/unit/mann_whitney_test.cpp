@@ -31,6 +31,27 @@ TEST(mann_whitney, exact_p_of_complete_separation) {
 
 // Midranks {1,3,3,3,5,6}, first sample {1,3,3}: rank sum 7, mean 10.5. Subsets of three
 // with sum <= 7 (1 and two of the 3s: 3 ways) or >= 14 (a 3 with 5 and 6: 3 ways): 6 of 20.
+// The counting table against every subset, enumerated: samples of 6 and 7 with ties.
+TEST(mann_whitney, exact_p_matches_enumerating_every_subset) {
+  const std::vector<double> a{1, 4, 4, 7, 9, 12}, b{2, 4, 5, 7, 8, 10, 11};
+  const auto ranks = midranks(a, b);
+  const double mean = 6.0 * 14 / 2;
+  double observed = 0;
+  for (std::size_t i = 0; i < a.size(); ++i)
+    observed += ranks[i];
+  std::size_t extreme = 0, total = 0;
+  for (unsigned mask = 0; mask < (1u << 13); ++mask) {
+    if (__builtin_popcount(mask) != 6) continue;
+    double sum = 0;
+    for (unsigned i = 0; i < 13; ++i)
+      if (mask & (1u << i)) sum += ranks[i];
+    ++total;
+    extreme += std::fabs(sum - mean) >= std::fabs(observed - mean) - 1e-9;
+  }
+  EXPECT_DOUBLE_EQ(exact_two_sided_p(a, b),
+                   static_cast<double>(extreme) / static_cast<double>(total));
+}
+
 TEST(mann_whitney, exact_p_with_ties) {
   const std::vector<double> a{1, 2, 2}, b{2, 3, 4};
   EXPECT_DOUBLE_EQ(exact_two_sided_p(a, b), 0.3);
