@@ -54,7 +54,17 @@ std::string view_title(const std::vector<case_ref>& cases) {
   if (k.is(core::paths::network))
     return std::string(latency ? "Network latency: " : "Network bandwidth: ") +
            transports_text(cases);
-  if (k.is(core::paths::collective)) return operation_title(k.operation) + " across nodes";
+  if (k.is(core::paths::collective)) {
+    // "across nodes" only where more than one node took part; nothing where a case does not
+    // say (an nccl-tests log without its device lines).
+    double most = 0;
+    for (const auto& r : cases) {
+      const auto it = r.result->params.find("nodes");
+      if (it == r.result->params.end() || !it->is_number()) return operation_title(k.operation);
+      most = std::max(most, it->get<double>());
+    }
+    return operation_title(k.operation) + (most > 1 ? " across nodes" : " within one node");
+  }
   return c.benchmark;
 }
 

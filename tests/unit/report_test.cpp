@@ -113,6 +113,18 @@ TEST(Report, ViewTitleNamesOnlyWhatWasMeasured) {
   EXPECT_NE(find_section(doc, "Network bandwidth: TCP and RDMA"), nullptr);
 }
 
+// A collective measured on one node is not said to run "across nodes".
+TEST(Report, CollectiveOnOneNodeIsTitledSo) {
+  auto runs = load({"allreduce.json"});
+  EXPECT_NE(find_section(build_report(runs, reference_set::builtin()), "Allreduce across nodes"),
+            nullptr);
+  std::erase_if(runs[0].file.results,
+                [](const core::case_result& c) { return c.params.value("nodes", 0) != 1; });
+  const auto doc = build_report(runs, reference_set::builtin());
+  EXPECT_EQ(find_section(doc, "Allreduce across nodes"), nullptr);
+  EXPECT_NE(find_section(doc, "Allreduce within one node"), nullptr);
+}
+
 TEST(Report, NetworkPutsTcpAndRdmaOnOneChartWithCpuCost) {
   const auto runs = load({"network.json"});
   const auto doc = build_report(runs, reference_set::builtin());
