@@ -6,14 +6,15 @@
 # Usage: scripts/setup.sh [--tests]
 set -euo pipefail
 
-# Building gpubench, running the interconnect suite (mpirun for the MPI collectives) and
-# writing its reports (cairo + pango for the PDF).
+# Building gpubench (OpenSSL: the control channel's authentication), running the interconnect
+# suite (mpirun for the MPI collectives) and writing its reports (cairo + pango for the PDF).
 packages=(
   build-essential cmake ninja-build pkg-config git
   libfmt-dev libcli11-dev nlohmann-json3-dev libhwloc-dev
   libibverbs-dev librdmacm-dev ibverbs-providers rdma-core
   libopenmpi-dev openmpi-bin
   libcairo2-dev libpango1.0-dev
+  libssl-dev
   iproute2 procps
 )
 # The tests, the micro-benchmarks and the side-by-side scripts.
@@ -24,7 +25,7 @@ test_packages=(
   iperf3 jq
   # the Slurm tests (tests/integration/slurm_launch_test.sh) start their own cluster
   slurmctld slurmd slurm-client munge
-  libssl-dev sockperf qperf
+  sockperf qperf
   # scripts/fuzz.sh: clang with libFuzzer and the sanitizer runtimes
   clang libclang-rt-dev
   # soft-RoCE tests (tests/softroce): Debian's kernel with rdma_rxe booted under QEMU, and
