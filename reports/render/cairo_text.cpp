@@ -4,6 +4,14 @@
 
 namespace gpubench::reports::render {
 
+namespace {
+
+struct attr_list_unref {
+  void operator()(PangoAttrList* a) const { pango_attr_list_unref(a); }
+};
+
+}  // namespace
+
 text_engine::text_engine(cairo_t* cr) : m_context(pango_cairo_create_context(cr)) {
   // 72 dpi: a font size in points is the same number of surface units, on PDF and SVG alike.
   pango_cairo_context_set_resolution(m_context.get(), 72);
@@ -39,6 +47,22 @@ layout_ptr text_engine::layout(const std::string& text, const text_style& style)
   }
   pango_layout_set_alignment(layout.get(), style.align);
   pango_layout_set_text(layout.get(), text.c_str(), static_cast<int>(text.size()));
+#if PANGO_VERSION_CHECK(1, 44, 0)
+  if (style.whole_words && style.width > 0) {
+    std::unique_ptr<PangoAttrList, attr_list_unref> attrs(pango_attr_list_new());
+    for (std::size_t start = 0; start < text.size();) {
+      const auto end = std::min(text.find(' ', start), text.size());
+      if (end > start) {
+        PangoAttribute* keep = pango_attr_allow_breaks_new(FALSE);
+        keep->start_index = static_cast<guint>(start);
+        keep->end_index = static_cast<guint>(end);
+        pango_attr_list_insert(attrs.get(), keep);  // the list owns it
+      }
+      start = end + 1;
+    }
+    pango_layout_set_attributes(layout.get(), attrs.get());
+  }
+#endif
   return layout;
 }
 

@@ -21,6 +21,9 @@ struct text_style {
   double width = -1;  // wrap at this width; -1: one line
   PangoAlignment align = PANGO_ALIGN_LEFT;
   bool monospace = false;
+  // Wrap only at spaces, never inside a word ("(GB/s)" stays whole); with pango < 1.44 a
+  // request that changes nothing.
+  bool whole_words = false;
 };
 
 // One pango context for a cairo target and every layout drawn on it. A context per layout

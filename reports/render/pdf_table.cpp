@@ -40,26 +40,43 @@ double sum_readable(const std::vector<column_need>& need, const std::vector<std:
   return s;
 }
 
-// Readable widths grown towards natural ones in proportion to what each lacks; squashed in
+// Each column's width between two of its needs, the same fraction of the way for all.
+double between(double lo, double hi, double sum_lo, double sum_hi, double width) {
+  return lo + (hi - lo) * (width - sum_lo) / (sum_hi - sum_lo);
+}
+
+// Readable widths grown first towards whole cells, then towards natural widths; squashed in
 // proportion only when even the readable widths do not fit (one column wider than the page).
 std::vector<double> fit_widths(const std::vector<column_need>& need,
                                const std::vector<std::size_t>& cols, double width) {
-  double natural = 0, readable = 0;
+  double natural = 0, cells = 0, readable = 0;
   for (auto c : cols) {
     natural += need[c].natural;
+    cells += need[c].cells;
     readable += need[c].readable;
   }
   std::vector<double> w;
   for (auto c : cols) {
+    const auto& n = need[c];
     if (natural <= width)
-      w.push_back(need[c].natural);
+      w.push_back(n.natural);
+    else if (cells <= width)
+      w.push_back(between(n.cells, n.natural, cells, natural, width));
     else if (readable <= width)
-      w.push_back(need[c].readable +
-                  (need[c].natural - need[c].readable) * (width - readable) / (natural - readable));
+      w.push_back(between(n.readable, n.cells, readable, cells, width));
     else
-      w.push_back(need[c].readable * width / readable);
+      w.push_back(n.readable * width / readable);
   }
   return w;
+}
+
+table_part part_of(const std::vector<column_need>& need, std::vector<std::size_t> cols,
+                   double width) {
+  table_part p;
+  p.whole_words = sum_readable(need, cols) <= width;
+  p.widths = fit_widths(need, cols, width);
+  p.columns = std::move(cols);
+  return p;
 }
 
 // Consecutive columns into groups no wider than `capacity` (a wider column alone).
@@ -95,7 +112,8 @@ std::vector<column_need> measure_columns(const table& t, text_engine& text) {
     const double natural =
         std::min(std::max(text.natural_width(t.header[i], head), widest[i]), natural_cap);
     need[i].readable = std::max(with_slack(readable), narrowest_column);
-    need[i].natural = std::max(with_slack(natural), need[i].readable);
+    need[i].cells = std::max(with_slack(std::min(widest[i], natural_cap)), need[i].readable);
+    need[i].natural = std::max(with_slack(natural), need[i].cells);
   }
   return need;
 }
@@ -107,7 +125,7 @@ std::vector<table_part> split_columns(const std::vector<column_need>& need,
   std::vector<std::size_t> fixed{0};
   if (header.size() > 1 && header[1] == "size") fixed.push_back(1);
   if (need.size() <= fixed.size() || sum_readable(need, all) <= width)
-    return {{all, fit_widths(need, all, width)}};
+    return {part_of(need, all, width)};
 
   const std::vector<std::size_t> rest(all.begin() + static_cast<long>(fixed.size()), all.end());
   double widest = 0;
@@ -124,11 +142,9 @@ std::vector<table_part> split_columns(const std::vector<column_need>& need,
   }
   std::vector<table_part> out;
   for (auto& group : group_columns(need, rest, hi)) {
-    table_part p;
-    p.columns = fixed;
-    p.columns.insert(p.columns.end(), group.begin(), group.end());
-    p.widths = fit_widths(need, p.columns, width);
-    out.push_back(std::move(p));
+    auto columns = fixed;
+    columns.insert(columns.end(), group.begin(), group.end());
+    out.push_back(part_of(need, columns, width));
   }
   return out;
 }

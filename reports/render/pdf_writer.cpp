@@ -281,9 +281,10 @@ class pdf_pages {
     for (std::size_t k = 0; k < p.columns.size(); ++k) {
       const auto c = p.columns[k];
       const bool right = !header && c < numeric.size() && numeric[c];
-      out.cells.push_back(m_text.layout(c < r.size() ? r[c] : std::string(),
-                                        {table_font_size, header, p.widths[k] - 2 * table_cell_pad,
-                                         right ? PANGO_ALIGN_RIGHT : PANGO_ALIGN_LEFT}));
+      out.cells.push_back(m_text.layout(
+          c < r.size() ? r[c] : std::string(),
+          {table_font_size, header, p.widths[k] - 2 * table_cell_pad,
+           right ? PANGO_ALIGN_RIGHT : PANGO_ALIGN_LEFT, false, header && p.whole_words}));
       out.height = std::max(out.height, layout_height(out.cells.back().get()));
     }
     out.height += 2 * table_cell_pad;
