@@ -54,16 +54,35 @@ class pdf_pages {
                                cairo_status_to_string(cairo_surface_status(m_surface.get())));
   }
 
+  // Title, one line per input file, the contents. Laid out first: when it all fits it stands
+  // a third of the way down; a long list (many input files) starts at the top and runs on to
+  // the next page instead of off the bottom.
   void title_page(const document& doc) {
-    m_y = 200;
-    ink(0.1);
-    m_y += put(doc.title, margin, {26, true, content_width}) + 18;
-    for (const auto& line : doc.subtitle)
-      m_y += put(line, margin, {11, false, content_width}) + 4;
-    m_y += 30;
-    m_y += put("Contents", margin, {13, true, content_width}) + 6;
+    struct line {
+      layout_ptr text;
+      double x;
+      double space_after;
+    };
+    std::vector<line> lines;
+    lines.push_back({m_text.layout(doc.title, {26, true, content_width}), margin, 18});
+    for (const auto& l : doc.subtitle)
+      lines.push_back({m_text.layout(l, {11, false, content_width}), margin, 4});
+    if (!lines.empty()) lines.back().space_after += 30;
+    lines.push_back({m_text.layout("Contents", {13, true, content_width}), margin, 6});
     for (const auto& s : doc.sections)
-      if (s.level == 1) m_y += put(s.title, margin + 12, {10, false, content_width - 12}) + 3;
+      if (s.level == 1)
+        lines.push_back({m_text.layout(s.title, {10, false, content_width - 12}), margin + 12, 3});
+    double total = 0;
+    for (const auto& l : lines)
+      total += layout_height(l.text.get()) + l.space_after;
+    m_y = total <= page_height - margin - 200 ? 200 : margin;
+    for (const auto& l : lines) {
+      const double h = layout_height(l.text.get());
+      need(h);
+      ink(0.1);
+      draw_layout(m_cr.get(), l.text.get(), l.x, m_y);
+      m_y += h + l.space_after;
+    }
     new_page();
   }
 
