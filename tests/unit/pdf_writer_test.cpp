@@ -111,6 +111,24 @@ TEST(PdfWriter, SectionsFlowAndBreakOnlyWhereAsked) {
   expect_no_empty_page(pdf);
 }
 
+TEST(PdfWriter, LongTitlePageRunsOnInsteadOfOffThePage) {
+  document doc;
+  doc.title = "many inputs";
+  for (int i = 0; i < 40; ++i)
+    doc.subtitle.push_back("input file " + std::to_string(i));
+  for (int i = 0; i < 30; ++i)
+    doc.sections.push_back(text_section("Part " + std::to_string(i), i == 0));
+  const pdf_text pdf(doc);
+  if (!pdf.skip().empty()) GTEST_SKIP() << pdf.skip();
+  // Text drawn below the page is not in the file's text: each line must be on a page.
+  const int contents = pdf.page_of("Contents");
+  ASSERT_GE(contents, 0) << pdf.all();
+  EXPECT_NE(pdf.page_of("input file 39"), -1);
+  EXPECT_LE(pdf.page_of("Part 29"), contents + 1);  // the last contents line
+  EXPECT_GT(pdf.page_of("Part 0 text"), pdf.page_of("Part 29"));
+  expect_no_empty_page(pdf);
+}
+
 TEST(PdfWriter, HeadingStaysWithItsTableAndTablesBreakBetweenRows) {
   // Filler of every length that leaves the heading near the foot of the first page.
   for (int filler = 30; filler <= 38; ++filler) {
