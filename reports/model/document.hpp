@@ -116,7 +116,8 @@ struct section {
   std::string title;
   int level = 1;  // 1: part of the report, 2: one view inside it
   std::vector<block> blocks;
-  bool new_page = false;  // a part of the report that starts a new page in paged formats
+  // A part of the report that starts a new page in paged formats: page one, each appendix.
+  bool new_page = false;
 };
 
 struct document {

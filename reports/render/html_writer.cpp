@@ -36,7 +36,8 @@ figcaption { font-size: 0.85em; color: #444; }
 @media print {
   body { max-width: none; margin: 0; }
   .wide { overflow: visible; }
-  h2 { break-before: page; }
+  section.new-page { break-before: page; }
+  h2, h3 { break-after: avoid; }
   figure, tr { break-inside: avoid; }
   nav { display: none; }
 }
@@ -88,8 +89,9 @@ std::string to_html(const document& doc) {
   for (std::size_t i = 0; i < doc.sections.size(); ++i) {
     const auto& s = doc.sections[i];
     const std::string h = s.level == 1 ? "h2" : "h3";
-    out +=
-        "<section id=\"" + anchor(i) + "\">\n<" + h + ">" + html_escape(s.title) + "</" + h + ">\n";
+    // Printed, the report flows like the PDF: a new page only where the document asks.
+    out += "<section id=\"" + anchor(i) + "\"" + (s.new_page ? " class=\"new-page\"" : "") +
+           ">\n<" + h + ">" + html_escape(s.title) + "</" + h + ">\n";
     for (const auto& b : s.blocks) {
       std::visit(
           [&](const auto& v) {
