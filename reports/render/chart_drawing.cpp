@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <memory>
 
 #include <fmt/format.h>
 
@@ -32,7 +33,7 @@ constexpr std::array<rgb, 10> palette = {{{0.12, 0.47, 0.71},
                                           {0.74, 0.74, 0.13},
                                           {0.09, 0.75, 0.81}}};
 
-constexpr double plot_height = 240;
+constexpr double plot_height = 150;
 constexpr double margin_left = 64;
 constexpr double margin_right = 16;
 constexpr double title_height = 26;
@@ -54,6 +55,16 @@ double nice_step(double hi, int wanted) {
   for (double m : {1.0, 2.0, 5.0, 10.0})
     if (m * mag >= raw) return m * mag;
   return 10 * mag;
+}
+
+// The title wraps at the chart's width; the plot starts below however many lines it took.
+double title_space(const std::string& title, double width) {
+  const std::unique_ptr<cairo_surface_t, decltype(&cairo_surface_destroy)> surface(
+      cairo_image_surface_create(CAIRO_FORMAT_A8, 1, 1), &cairo_surface_destroy);
+  const std::unique_ptr<cairo_t, decltype(&cairo_destroy)> cr(cairo_create(surface.get()),
+                                                              &cairo_destroy);
+  const auto l = make_layout(cr.get(), title, {11, true, width - margin_left});
+  return std::max(title_height, layout_height(l.get()) + 10);
 }
 
 struct axes {
@@ -84,8 +95,8 @@ axes make_axes(const line_chart& c, double width) {
   axes a{};
   a.x0 = margin_left;
   a.x1 = width - margin_right;
-  a.y0 = title_height;
-  a.y1 = title_height + plot_height;
+  a.y0 = title_space(c.title, width);
+  a.y1 = a.y0 + plot_height;
   a.lx0 = std::log2(xmin);
   a.lx1 = std::log2(xmax);
   if (a.lx1 - a.lx0 < 1) {
@@ -253,8 +264,8 @@ void draw_heatmap_labels(cairo_t* cr, const heatmap& m, double x0, double y0, do
 
 }  // namespace
 
-double chart_height(const line_chart& c, double) {
-  return title_height + plot_height + axis_height +
+double chart_height(const line_chart& c, double width) {
+  return title_space(c.title, width) + plot_height + axis_height +
          static_cast<double>(legend_entries(c)) * legend_line + 6;
 }
 

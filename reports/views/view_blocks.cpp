@@ -254,21 +254,36 @@ table reference_table(const std::vector<const reference_figure*>& refs) {
   return t;
 }
 
-table not_measured_table(const std::vector<case_ref>& cases) {
-  table t;
-  t.caption = "Not measured";
-  t.header = {"variant", "status", "reason"};
-  t.numeric = {false, false, false};
-  for (const auto& c : cases)
-    if (c.result->status != core::case_status::ok)
-      t.rows.push_back({c.label, core::to_string(c.result->status), c.result->reason});
-  return t;
+std::vector<note> not_measured_notes(const std::vector<case_ref>& cases) {
+  // One line per status and reason, naming its variants: six collectives skipped for want of
+  // a GPU are one line each, not a table each.
+  std::vector<std::pair<std::string, std::vector<std::string>>> groups;
+  for (const auto& c : cases) {
+    if (c.result->status == core::case_status::ok) continue;
+    const std::string why = core::to_string(c.result->status) + ": " + c.result->reason;
+    auto it =
+        std::find_if(groups.begin(), groups.end(), [&](const auto& g) { return g.first == why; });
+    if (it == groups.end()) {
+      groups.push_back({why, {}});
+      it = groups.end() - 1;
+    }
+    it->second.push_back(c.label);
+  }
+  std::vector<note> out;
+  for (const auto& [why, labels] : groups) {
+    std::string names;
+    for (const auto& l : labels)
+      names += (names.empty() ? "" : "; ") + l;
+    out.push_back({"Not measured: " + names + " (" + why + ")"});
+  }
+  return out;
 }
 
 void append_common_blocks(section& s, const std::vector<case_ref>& all,
                           const std::vector<const reference_figure*>& refs) {
   if (!refs.empty()) s.blocks.emplace_back(reference_table(refs));
-  if (auto t = not_measured_table(all); !t.rows.empty()) s.blocks.emplace_back(std::move(t));
+  for (auto& n : not_measured_notes(all))
+    s.blocks.emplace_back(std::move(n));
 }
 
 }  // namespace gpubench::reports::views

@@ -45,8 +45,8 @@ std::vector<const model::reference_figure*> matching_references(
 // The figures as a table, titled so nobody mistakes them for measurements.
 model::table reference_table(const std::vector<const model::reference_figure*>& refs);
 
-// Cases of the view that were skipped or failed, with the reason, as a table.
-model::table not_measured_table(const std::vector<model::case_ref>& cases);
+// Cases of the view that were skipped or failed: a note per status and reason, naming them.
+std::vector<model::note> not_measured_notes(const std::vector<model::case_ref>& cases);
 
 // Appends the reference and not-measured blocks when they have rows (the path of each variant
 // is in the appendix, beside its points).
