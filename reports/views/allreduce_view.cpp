@@ -214,7 +214,16 @@ section allreduce_view(const std::string& title, std::vector<case_ref> cases,
     it->members.push_back(c);
   }
   const auto matched = matching_references(ok, refs);
+  // Several runs: the first run's charts and scaling tables, and the runs side by side per node
+  // count in the table after them, rather than a chart of each run.
+  const run_input* first_run = ok.front().run;
+  const bool several_runs =
+      std::any_of(ok.begin(), ok.end(), [&](const case_ref& c) { return c.run != first_run; });
+  if (several_runs)
+    s.blocks.emplace_back(paragraph{"The charts and scaling tables are " + first_run->label +
+                                    "'s; the table after them sets every run side by side."});
   for (auto& g : groups) {
+    if (g.members.front().run != first_run) continue;
     std::stable_sort(g.members.begin(), g.members.end(),
                      [](const auto& a, const auto& b) { return nodes_of(a) < nodes_of(b); });
     for (auto& c : g.members) {
