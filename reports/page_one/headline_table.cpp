@@ -8,6 +8,7 @@
 
 #include "reports/model/kind_text.hpp"
 #include "reports/model/text_format.hpp"
+#include "reports/page_one/findings/rule_helpers.hpp"
 
 namespace gpubench::reports::page_one {
 
@@ -273,10 +274,10 @@ table across_runs_table(const std::vector<run_input>& runs, const runs_rows& all
       }
     if (values.empty()) continue;
     std::sort(values.begin(), values.end());
-    const double median =
-        values.size() % 2
-            ? values[values.size() / 2].first
-            : (values[values.size() / 2 - 1].first + values[values.size() / 2].first) / 2;
+    std::vector<double> figures;
+    for (const auto& v : values)
+      figures.push_back(v.first);
+    const double median = findings::median_of(std::move(figures));
     const auto* first = find_row(all.per_run.front(), key);
     auto with_run = [&](const std::pair<double, std::size_t>& v) {
       return format_value(v.first) + " " + unit + " (" + runs[v.second].label + ")";

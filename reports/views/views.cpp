@@ -106,8 +106,8 @@ measurement_parts measurement_sections(const std::vector<run_input>& runs,
   measurement_parts out;
   for (const auto& key : order) {
     auto& cases = views[key];
-    // The title names what was measured (a skipped RDMA case is in the section's "Not
-    // measured" table, not in its title).
+    // The title names what was measured (a skipped RDMA case is named in the section's "Not
+    // measured" line, not in its title).
     auto all = measured(cases);
     if (all.empty()) continue;  // the appendix lists what was not measured
     std::string ids;
