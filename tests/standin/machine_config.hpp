@@ -25,11 +25,15 @@ struct machine_config {
   // Before every queued copy, memset and kernel: widens every window in which unsynchronised
   // code could read too early (0 for the end-to-end runs, which need no more).
   std::chrono::microseconds operation_delay{0};
+  // On top of it, per device (index = device; missing = none): one GPU slower than another,
+  // so that what a faster stream does while a slower one is still busy can be seen.
+  std::vector<std::chrono::microseconds> device_delay;
 
   // 4 GPUs: 0<->1 and 2<->3 peer-capable (NVLink-like pairs), the other pairs staged.
   static machine_config four_gpus() { return {}; }
   bool peers(int a, int b) const;
   int numa_of(int device) const;
+  std::chrono::microseconds delay_of(int device) const;
 };
 
 inline bool machine_config::peers(int a, int b) const {
@@ -42,6 +46,12 @@ inline int machine_config::numa_of(int device) const {
   return device >= 0 && static_cast<std::size_t>(device) < numa_nodes.size()
              ? numa_nodes[static_cast<std::size_t>(device)]
              : 0;
+}
+
+inline std::chrono::microseconds machine_config::delay_of(int device) const {
+  const bool listed = device >= 0 && static_cast<std::size_t>(device) < device_delay.size();
+  return operation_delay + (listed ? device_delay[static_cast<std::size_t>(device)]
+                                   : std::chrono::microseconds{0});
 }
 
 }  // namespace gpubench::tests::standin

@@ -139,8 +139,9 @@ std::vector<std::string> runtime::faults() const {
   return m_faults;
 }
 
-void runtime::delay_operation() const {
-  if (m_config.operation_delay.count() > 0) std::this_thread::sleep_for(m_config.operation_delay);
+void runtime::delay_operation(int device) const {
+  const auto delay = m_config.delay_of(device);
+  if (delay.count() > 0) std::this_thread::sleep_for(delay);
 }
 
 bool runtime::peer_enabled(int from, int to) const {
@@ -252,8 +253,15 @@ bool runtime::valid_event(cudaEvent_t e) const {
 }
 
 void runtime::event_reached(const void* stream, int device, stream_counts counts) {
+  std::map<const void*, stream_counts> every;
+  {
+    const std::lock_guard lock(m_mutex);
+    for (const auto& [raw, s] : m_streams)
+      every[s->worker.get()] = s->worker->counts();
+  }
+  every[stream] = counts;  // also when it is being destroyed
   const std::lock_guard lock(m_event_mutex);
-  m_reached.push_back({stream, device, counts});
+  m_reached.push_back({stream, device, counts, std::move(every)});
 }
 
 std::vector<reached_event> runtime::reached_events() const {

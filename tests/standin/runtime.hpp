@@ -66,7 +66,7 @@ class runtime {
   cudaError_t device_error(int d) const;
   void record_fault(int device, const kernel_fault& f);
   std::vector<std::string> faults() const;
-  void delay_operation() const;
+  void delay_operation(int device) const;
 
   memory_table& memory() { return m_memory; }
   const memory_table& memory() const { return m_memory; }

@@ -92,7 +92,7 @@ void stream_worker::loop() {
     // After a fault the device's context is lost, as on a GPU: its work no longer runs, but
     // markers (events) still complete so nothing waits forever.
     if (op.kind == op_kind::marker || !m_rt.device_failed(m_device)) {
-      if (op.kind != op_kind::marker) m_rt.delay_operation();
+      if (op.kind != op_kind::marker) m_rt.delay_operation(m_device);
       try {
         op.run();
       } catch (const kernel_fault& f) {

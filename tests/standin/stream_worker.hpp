@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <deque>
 #include <functional>
+#include <map>
 #include <mutex>
 #include <string>
 #include <thread>
@@ -22,11 +23,13 @@ struct stream_counts {
   std::uint64_t kernels = 0;
 };
 
-// An event reached by its stream: which stream, and what it had done by then.
+// An event reached by its stream: which stream, what it had done by then, and what every
+// stream of the machine (itself included, the legacy ones left out) had done at that moment.
 struct reached_event {
   const void* stream = nullptr;
   int device = 0;
   stream_counts counts;
+  std::map<const void*, stream_counts> every_stream;
 };
 
 // One recording of an event: done when the stream reached it.

@@ -23,6 +23,7 @@ latched_timer::latched_timer(std::vector<const stream*> streams) {
                        std::make_unique<event>(s->device()),
                        static_cast<long long>(clock_khz) * spin_timeout_ms});
   }
+  m_join = std::make_unique<stream>(m_slots.front().s->device());
   m_total_end = std::make_unique<event>(m_slots.front().s->device());
   m_flag = std::make_unique<latch_flag>(m_slots.front().s->device());
 }
@@ -36,6 +37,7 @@ void latched_timer::release_and_drain() noexcept {
   m_flag->set(1);
   for (auto& sl : m_slots)
     cudaStreamSynchronize(sl.s->get());
+  cudaStreamSynchronize(m_join->get());
   m_armed = false;
 }
 
@@ -60,14 +62,16 @@ void latched_timer::start() {
 }
 
 void latched_timer::stop() {
-  const slot& first = m_slots.front();
   for (auto& sl : m_slots)
     check(cudaEventRecord(sl.end->get(), sl.s->get()), "recording an end event");
-  for (std::size_t i = 1; i < m_slots.size(); ++i)
-    check(cudaStreamWaitEvent(first.s->get(), m_slots[i].end->get(), 0),
-          "joining stream " + std::to_string(i) + " into the total end");
-  check(cudaEventRecord(m_total_end->get(), first.s->get()), "recording the total end event");
+  // Each stream's trailer queues behind its own end event only: the faster direction goes on
+  // copying while the slower one finishes, instead of waiting for it.
   if (m_trailer) m_trailer();
+  select_device(m_join->device());
+  for (std::size_t i = 0; i < m_slots.size(); ++i)
+    check(cudaStreamWaitEvent(m_join->get(), m_slots[i].end->get(), 0),
+          "joining stream " + std::to_string(i) + " into the total end");
+  check(cudaEventRecord(m_total_end->get(), m_join->get()), "recording the total end event");
   // Everything is queued: let the spin kernels go.
   m_flag->set(1);
 }
@@ -75,6 +79,7 @@ void latched_timer::stop() {
 double latched_timer::seconds() {
   for (auto& sl : m_slots)
     sl.s->synchronize("waiting for the timed copies");
+  m_join->synchronize("waiting for the total end");
   m_armed = false;
   if (m_flag->timed_out())
     throw std::runtime_error(

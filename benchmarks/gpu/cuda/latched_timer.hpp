@@ -13,10 +13,11 @@
 namespace gpubench::benchmarks::gpu::cuda {
 
 // start(): spin kernel on every stream, the untimed warm-up copies, start events aligned
-// on stream 0's; the caller then enqueues the timed work; stop(): end events, stream 0
-// waits for all of them and records the total end, then the host releases the flag;
-// seconds(): synchronises every stream, fails if a spin kernel timed out, and returns
-// stream 0's start to the total end.
+// on stream 0's; the caller then enqueues the timed work; stop(): each stream's end event and
+// right behind it that stream's trailer, then a join stream of its own waits for every end
+// event and records the total end, then the host releases the flag; seconds(): synchronises
+// every stream, fails if a spin kernel timed out, and returns stream 0's start to the total
+// end.
 class latched_timer final : public core::timer {
  public:
   // The streams belong to the caller and outlive the timer. Throws skip_case under
@@ -30,7 +31,9 @@ class latched_timer final : public core::timer {
   void set_warmup(std::function<void()> warmup) { m_warmup = std::move(warmup); }
   // Untimed work queued after the end events and before the release: a bidirectional copy
   // keeps each direction busy past its end, so neither direction's interval has a tail in
-  // which it runs alone.
+  // which it runs alone. Each stream's part of it follows that stream's own end event and
+  // nothing else (no stream waits for another's end before its trailer; the total end is
+  // joined on a stream of its own), as nvbandwidth keeps its interfering copy running.
   void set_trailer(std::function<void()> trailer) { m_trailer = std::move(trailer); }
 
   void start() override;
@@ -49,6 +52,7 @@ class latched_timer final : public core::timer {
   void release_and_drain() noexcept;
 
   std::vector<slot> m_slots;
+  std::unique_ptr<stream> m_join;  // waits for every end event and records the total end
   std::unique_ptr<event> m_total_end;
   std::unique_ptr<latch_flag> m_flag;  // on the first stream's device
   std::function<void()> m_warmup;
