@@ -86,7 +86,7 @@ point_totals point_totals_from_json(const nlohmann::json& j) {
     t.bytes = j.at("bytes").get<std::uint64_t>();
     t.messages = j.at("messages").get<std::uint64_t>();
     if (j.contains("machine_cpu")) {
-      t.machine_cpu_time = machine_cpu_from_json(j.at("machine_cpu"));
+      t.machine_cpu_time = core::machine_cpu_from_json(j.at("machine_cpu"));
       t.machine = j.value("machine", std::string());
     }
     return t;

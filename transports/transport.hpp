@@ -23,7 +23,7 @@
 // - Both sides count their own CPU time (getrusage of the threads that did the work, so an
 //   in-process loopback server is not counted twice) and the bytes and messages they moved;
 //   the control session adds each side's whole-machine CPU time over the point
-//   (machine_cpu.hpp), which takes in the interrupts and softirqs of other cores.
+//   (core/system/machine_cpu.hpp), which takes in the interrupts and softirqs of other cores.
 // - Every wait is bounded by `endpoint_setup::io_timeout` without progress; errors name the
 //   peer and what was being done.
 #pragma once
@@ -42,7 +42,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/result.hpp"
-#include "transports/machine_cpu.hpp"
+#include "core/system/machine_cpu.hpp"
 
 namespace gpubench::transports {
 
@@ -86,9 +86,9 @@ struct point_totals {
   std::uint64_t bytes = 0;     // payload bytes this side sent or received
   std::uint64_t messages = 0;  // messages this side sent or received
   // The whole machine of this side over the point (the control session measures it, the same
-  // for every transport: machine_cpu.hpp); absent from peers older than it, or without
+  // for every transport: core/system/machine_cpu.hpp); absent from peers older than it, or without
   // /proc/stat. `machine` names the kernel it was read from (its boot id).
-  std::optional<machine_cpu> machine_cpu_time;
+  std::optional<core::machine_cpu> machine_cpu_time;
   std::string machine;
 };
 nlohmann::json to_json(const point_totals& t);

@@ -6,7 +6,7 @@ namespace gpubench::benchmarks::network {
 
 namespace {
 
-void add_machine(core::point_result& p, const transports::machine_cpu& m, const std::string& end,
+void add_machine(core::point_result& p, const core::machine_cpu& m, const std::string& end,
                  double gb) {
   p.extra["machine_cpu_user_" + end] = m.user;
   p.extra["machine_cpu_system_" + end] = m.system;

@@ -3,9 +3,9 @@
 
 #include <filesystem>
 
-#include "transports/machine_cpu.hpp"
+#include "core/system/machine_cpu.hpp"
 
-namespace gpubench::transports {
+namespace gpubench::core {
 namespace {
 
 TEST(MachineCpu, ParsesTheFirstLineOfProcStat) {
@@ -65,4 +65,4 @@ TEST(MachineCpu, ThisMachineCountsAnInterval) {
 }
 
 }  // namespace
-}  // namespace gpubench::transports
+}  // namespace gpubench::core

@@ -7,7 +7,7 @@
 namespace gpubench::benchmarks::network {
 namespace {
 
-using transports::machine_cpu;
+using core::machine_cpu;
 
 transports::control::point_cost cost_of(const std::string& client_kernel,
                                         const std::string& server_kernel) {

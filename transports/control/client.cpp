@@ -134,7 +134,7 @@ point_cost client_session::end_point() {
   cost.server = point_totals_from_json(
       m_channel->expect_json(message::point_done, m_options.io_timeout, "ending a point"));
   cost.client.machine_cpu_time = m_machine_cpu.elapsed();
-  cost.client.machine = machine_id();
+  cost.client.machine = core::machine_id();
   return cost;
 }
 

@@ -11,8 +11,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/system/machine_cpu.hpp"
 #include "transports/control/channel.hpp"
-#include "transports/machine_cpu.hpp"
 #include "transports/net/socket.hpp"
 #include "transports/transport.hpp"
 
@@ -75,7 +75,7 @@ class client_session {
   std::unique_ptr<control_channel> m_channel;
   std::unique_ptr<active_endpoint> m_endpoint;
   nlohmann::json m_server_context = nlohmann::json::object();
-  machine_cpu_interval m_machine_cpu;  // restarted at each point's start
+  core::machine_cpu_interval m_machine_cpu;  // restarted at each point's start
 };
 
 }  // namespace gpubench::transports::control

@@ -1,4 +1,4 @@
-#include "transports/machine_cpu.hpp"
+#include "core/system/machine_cpu.hpp"
 
 #include <unistd.h>
 
@@ -8,7 +8,7 @@
 
 #include "core/system/sysfs.hpp"
 
-namespace gpubench::transports {
+namespace gpubench::core {
 
 machine_cpu& machine_cpu::operator+=(const machine_cpu& o) {
   user += o.user;
@@ -62,14 +62,14 @@ std::optional<machine_cpu> parse_proc_stat(std::string_view line, double ticks_p
 }
 
 std::optional<machine_cpu> read_machine_cpu() {
-  const auto line = core::read_line("/proc/stat");
+  const auto line = read_line("/proc/stat");
   const long hz = ::sysconf(_SC_CLK_TCK);
   if (!line || hz <= 0) return std::nullopt;
   return parse_proc_stat(*line, static_cast<double>(hz));
 }
 
 std::string machine_id() {
-  return core::read_line("/proc/sys/kernel/random/boot_id").value_or("");
+  return read_line("/proc/sys/kernel/random/boot_id").value_or("");
 }
 
 std::optional<machine_cpu> machine_cpu_interval::elapsed() const {
@@ -79,4 +79,4 @@ std::optional<machine_cpu> machine_cpu_interval::elapsed() const {
   return *now - *m_start;
 }
 
-}  // namespace gpubench::transports
+}  // namespace gpubench::core

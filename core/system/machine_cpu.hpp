@@ -17,7 +17,7 @@
 
 #include <nlohmann/json.hpp>
 
-namespace gpubench::transports {
+namespace gpubench::core {
 
 // CPU seconds of the whole machine (all cores), by the kind of work; idle, iowait and steal
 // (time a hypervisor gave to others) are not work of this machine's and are left out.
@@ -58,4 +58,4 @@ class machine_cpu_interval {
   std::optional<machine_cpu> m_start;
 };
 
-}  // namespace gpubench::transports
+}  // namespace gpubench::core
