@@ -1,5 +1,6 @@
 #include "benchmarks/network/cpu_cost.hpp"
 
+#include <cmath>
 #include <string>
 
 namespace gpubench::benchmarks::network {
@@ -13,6 +14,8 @@ void add_machine(core::point_result& p, const core::machine_cpu& m, const std::s
   p.extra["machine_cpu_irq_" + end] = m.irq;
   p.extra["machine_cpu_softirq_" + end] = m.softirq;
   p.extra["machine_cpu_seconds_per_gb_" + end] = m.total() / gb;
+  if (const double busy = m.busy_fraction(); std::isfinite(busy))
+    p.extra["machine_cpu_busy_" + end] = busy;
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <charconv>
+#include <cmath>
 #include <stdexcept>
 #include <vector>
 
@@ -15,15 +16,26 @@ machine_cpu& machine_cpu::operator+=(const machine_cpu& o) {
   system += o.system;
   irq += o.irq;
   softirq += o.softirq;
+  idle += o.idle;
   return *this;
 }
 
+double machine_cpu::busy_fraction() const {
+  const double all = total() + idle;
+  return all > 0 ? total() / all : std::nan("");
+}
+
 machine_cpu operator-(const machine_cpu& a, const machine_cpu& b) {
-  return {a.user - b.user, a.system - b.system, a.irq - b.irq, a.softirq - b.softirq};
+  return {a.user - b.user, a.system - b.system, a.irq - b.irq, a.softirq - b.softirq,
+          a.idle - b.idle};
 }
 
 nlohmann::json to_json(const machine_cpu& m) {
-  return {{"user", m.user}, {"system", m.system}, {"irq", m.irq}, {"softirq", m.softirq}};
+  return {{"user", m.user},
+          {"system", m.system},
+          {"irq", m.irq},
+          {"softirq", m.softirq},
+          {"idle", m.idle}};
 }
 
 machine_cpu machine_cpu_from_json(const nlohmann::json& j) {
@@ -34,7 +46,7 @@ machine_cpu machine_cpu_from_json(const nlohmann::json& j) {
     return v.get<double>();
   };
   try {
-    return {field("user"), field("system"), field("irq"), field("softirq")};
+    return {field("user"), field("system"), field("irq"), field("softirq"), field("idle")};
   } catch (const nlohmann::json::exception& e) {
     throw std::runtime_error(std::string("bad machine CPU times: ") + e.what());
   }
@@ -57,8 +69,10 @@ std::optional<machine_cpu> parse_proc_stat(std::string_view line, double ticks_p
   }
   // user nice system idle iowait irq softirq (since Linux 2.6.0; steal and guests follow).
   if (v.size() < 7) return std::nullopt;
-  const auto s = [&](std::size_t i) { return static_cast<double>(v[i]) / ticks_per_second; };
-  return machine_cpu{s(0) + s(1), s(2), s(5), s(6)};
+  const auto s = [&](std::size_t i) {
+    return i < v.size() ? static_cast<double>(v[i]) / ticks_per_second : 0.0;
+  };
+  return machine_cpu{s(0) + s(1), s(2), s(5), s(6), s(3) + s(4) + s(7)};
 }
 
 std::optional<machine_cpu> read_machine_cpu() {

@@ -20,13 +20,17 @@
 namespace gpubench::core {
 
 // CPU seconds of the whole machine (all cores), by the kind of work; idle, iowait and steal
-// (time a hypervisor gave to others) are not work of this machine's and are left out.
+// (time a hypervisor gave to others) are not work of this machine's and are kept apart.
 struct machine_cpu {
   double user = 0;  // user + nice (guests' time is inside it)
   double system = 0;
   double irq = 0;
   double softirq = 0;
+  double idle = 0;  // idle + iowait + steal: the cores' time without work of this machine's
   double total() const { return user + system + irq + softirq; }
+  // The share of the cores' time that was work: near 1, the machine was saturated and its
+  // figure says as much about other work as about the benchmark's. NaN when nothing elapsed.
+  double busy_fraction() const;
   machine_cpu& operator+=(const machine_cpu& o);
 };
 machine_cpu operator-(const machine_cpu& a, const machine_cpu& b);

@@ -67,7 +67,8 @@ parts = {k: x[f"machine_cpu_{k}_client"] for k in ("user", "system", "irq", "sof
 machine = sum(parts.values())
 print(f"1 Gbit/s to_peer: threads {threads:.3f} s ({x['cpu_seconds_per_gb']:.3f} s/GB), "
       f"whole machine {machine:.3f} s ({x['machine_cpu_seconds_per_gb']:.3f} s/GB): "
-      + ", ".join(f"{k} {v:.3f}" for k, v in parts.items()))
+      + ", ".join(f"{k} {v:.3f}" for k, v in parts.items())
+      + f"; machine busy {100 * x['machine_cpu_busy_client']:.0f} %")
 # Both namespaces are one kernel: its /proc/stat is counted once, the client's interval.
 assert x["machine_cpu_same_host"] == 1, x
 assert abs(x["machine_cpu_seconds_per_gb"] - x["machine_cpu_seconds_per_gb_client"]) < 1e-12, x

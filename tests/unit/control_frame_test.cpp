@@ -138,7 +138,7 @@ TEST(PointTotals, MachineCpuTravelsAndOldPeersStillRead) {
   t.cpu = {0.25, 0.5};
   t.bytes = 1000;
   t.messages = 1;
-  t.machine_cpu_time = core::machine_cpu{1.5, 2.0, 0.125, 0.75};
+  t.machine_cpu_time = core::machine_cpu{1.5, 2.0, 0.125, 0.75, 4.0};
   t.machine = "6b1f5c7e-0000-4000-8000-000000000001";
   const auto u = point_totals_from_json(to_json(t));
   ASSERT_TRUE(u.machine_cpu_time);

@@ -1,6 +1,7 @@
 // Whole-machine CPU time from /proc/stat: the parser, its JSON, and this machine's counters.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <filesystem>
 
 #include "core/system/machine_cpu.hpp"
@@ -16,6 +17,7 @@ TEST(MachineCpu, ParsesTheFirstLineOfProcStat) {
   EXPECT_DOUBLE_EQ(m->system, 3428.41);
   EXPECT_DOUBLE_EQ(m->irq, 0.12);
   EXPECT_DOUBLE_EQ(m->softirq, 209.06);
+  EXPECT_DOUBLE_EQ(m->idle, 4167.31 + 77.04 + 16.88);  // idle, iowait, steal
   // Idle, iowait and steal are not work of this machine's.
   EXPECT_DOUBLE_EQ(m->total(), 16611.64 + 93.26 + 3428.41 + 0.12 + 209.06);
   // A kernel with only the seven oldest fields still counts.
@@ -33,13 +35,17 @@ TEST(MachineCpu, RefusesWhatIsNotTheMachineLine) {
 }
 
 TEST(MachineCpu, DifferenceAndJson) {
-  const machine_cpu a{3, 2, 1, 4}, b{1, 1, 0.5, 1};
+  const machine_cpu a{3, 2, 1, 4, 10}, b{1, 1, 0.5, 1, 6.5};
   const auto d = a - b;
   EXPECT_DOUBLE_EQ(d.softirq, 3);
   EXPECT_DOUBLE_EQ(d.total(), 6.5);
+  EXPECT_DOUBLE_EQ(d.idle, 3.5);
+  EXPECT_DOUBLE_EQ(d.busy_fraction(), 0.65);  // 6.5 s of work in 10 s of the cores' time
+  EXPECT_TRUE(std::isnan(machine_cpu{}.busy_fraction()));
   const auto back = machine_cpu_from_json(to_json(d));
   EXPECT_DOUBLE_EQ(back.user, 2);
   EXPECT_DOUBLE_EQ(back.irq, 0.5);
+  EXPECT_DOUBLE_EQ(back.idle, 3.5);
   auto j = to_json(d);
   j["softirq"] = -1;
   EXPECT_THROW(machine_cpu_from_json(j), std::runtime_error);

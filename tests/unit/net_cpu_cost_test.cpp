@@ -16,9 +16,9 @@ transports::control::point_cost cost_of(const std::string& client_kernel,
   c.client.messages = 1000;
   c.client.cpu = {0.25, 0.25};  // the sending thread: 0.5 s
   c.server.cpu = {0.125, 0.375};
-  c.client.machine_cpu_time = machine_cpu{0.5, 1.0, 0.0, 0.5};  // 2 s, softirq among it
+  c.client.machine_cpu_time = machine_cpu{0.5, 1.0, 0.0, 0.5, 6.0};  // 2 s, softirq among it
   c.client.machine = client_kernel;
-  c.server.machine_cpu_time = machine_cpu{0.25, 0.75, 0.25, 0.75};  // 2 s
+  c.server.machine_cpu_time = machine_cpu{0.25, 0.75, 0.25, 0.75, 2.0};  // 2 s
   c.server.machine = server_kernel;
   return c;
 }
@@ -36,6 +36,8 @@ TEST(NetCpuCost, TwoMachinesAddUp) {
   EXPECT_DOUBLE_EQ(extra(p, "machine_cpu_irq_server"), 0.25);
   EXPECT_DOUBLE_EQ(extra(p, "machine_cpu_seconds_per_gb_client"), 1.0);
   EXPECT_DOUBLE_EQ(extra(p, "machine_cpu_seconds_per_gb_server"), 1.0);
+  EXPECT_DOUBLE_EQ(extra(p, "machine_cpu_busy_client"), 0.25);  // 2 s of work in 8 s
+  EXPECT_DOUBLE_EQ(extra(p, "machine_cpu_busy_server"), 0.5);
   EXPECT_DOUBLE_EQ(extra(p, "machine_cpu_same_host"), 0);
   EXPECT_DOUBLE_EQ(extra(p, "machine_cpu_seconds_per_gb"), 2.0);  // (2 + 2) s / 2 GB
   EXPECT_DOUBLE_EQ(extra(p, "machine_cpu_seconds_per_message"), 0.004);
