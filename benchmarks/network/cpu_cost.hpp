@@ -17,8 +17,8 @@ namespace gpubench::benchmarks::network {
 //   saturated machine, whose figure is mostly other work).
 // - machine_cpu_seconds_per_gb and machine_cpu_seconds_per_message: both ends together, when
 //   both measured them; machine_cpu_same_host (1 or 0) says whether the two ends were one
-//   kernel (same boot id), whose time then counts once (the client's interval, which spans
-//   the server's), not twice.
+//   kernel (same boot id), whose time then counts once (the client's interval, which holds
+//   the server's but for the message that says ready), not twice.
 // Nothing when the client moved nothing.
 void add_cpu_costs(core::point_result& p, const transports::control::point_cost& cost);
 

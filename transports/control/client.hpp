@@ -64,8 +64,8 @@ class client_session {
   // Prepares both sides for a point; returns when the passive side is ready.
   void begin_point(const point_spec& spec);
   // Tells the passive side to stop and collects both sides' totals. This side's
-  // whole-machine CPU time runs from the server's "ready" to its totals, so it spans the
-  // server's own interval (which runs from its prepare to the end of serving).
+  // whole-machine CPU time runs from the server's "ready" to its totals: the server's own
+  // interval (from its prepare to the end of serving) but for the one message saying ready.
   point_cost end_point();
 
  private:
