@@ -64,11 +64,18 @@ cpu_usage operator-(const cpu_usage& a, const cpu_usage& b) {
   return {a.user - b.user, a.system - b.system};
 }
 
+// The machine's figures are optional members: a peer that predates them ignores them, and
+// their absence from an older peer reads as "not measured".
 nlohmann::json to_json(const point_totals& t) {
-  return {{"cpu_user", t.cpu.user},
-          {"cpu_system", t.cpu.system},
-          {"bytes", t.bytes},
-          {"messages", t.messages}};
+  nlohmann::json j = {{"cpu_user", t.cpu.user},
+                      {"cpu_system", t.cpu.system},
+                      {"bytes", t.bytes},
+                      {"messages", t.messages}};
+  if (t.machine_cpu_time) {
+    j["machine_cpu"] = to_json(*t.machine_cpu_time);
+    j["machine"] = t.machine;
+  }
+  return j;
 }
 
 point_totals point_totals_from_json(const nlohmann::json& j) {
@@ -78,6 +85,10 @@ point_totals point_totals_from_json(const nlohmann::json& j) {
     t.cpu.system = j.at("cpu_system").get<double>();
     t.bytes = j.at("bytes").get<std::uint64_t>();
     t.messages = j.at("messages").get<std::uint64_t>();
+    if (j.contains("machine_cpu")) {
+      t.machine_cpu_time = core::machine_cpu_from_json(j.at("machine_cpu"));
+      t.machine = j.value("machine", std::string());
+    }
     return t;
   } catch (const std::exception& e) {
     throw std::runtime_error(std::string("bad point totals: ") + e.what());

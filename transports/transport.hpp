@@ -21,7 +21,9 @@
 //   A bandwidth sample moves `iterations` messages of `bytes` per stream in the point's
 //   direction (both ways for bidir) and ends when the last one is complete at its receiver.
 // - Both sides count their own CPU time (getrusage of the threads that did the work, so an
-//   in-process loopback server is not counted twice) and the bytes and messages they moved.
+//   in-process loopback server is not counted twice) and the bytes and messages they moved;
+//   the control session adds each side's whole-machine CPU time over the point
+//   (core/system/machine_cpu.hpp), which takes in the interrupts and softirqs of other cores.
 // - Every wait is bounded by `endpoint_setup::io_timeout` without progress; errors name the
 //   peer and what was being done.
 #pragma once
@@ -40,6 +42,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/result.hpp"
+#include "core/system/machine_cpu.hpp"
 
 namespace gpubench::transports {
 
@@ -79,9 +82,14 @@ cpu_usage operator-(const cpu_usage& a, const cpu_usage& b);
 // What one side spent and moved during one point (warm-up included: both sides count the same
 // samples, so per-GB and per-message costs are unaffected).
 struct point_totals {
-  cpu_usage cpu;
+  cpu_usage cpu;               // the transport's own threads
   std::uint64_t bytes = 0;     // payload bytes this side sent or received
   std::uint64_t messages = 0;  // messages this side sent or received
+  // The whole machine of this side over the point (the control session measures it, the same
+  // for every transport: core/system/machine_cpu.hpp); absent from peers older than it, or without
+  // /proc/stat. `machine` names the kernel it was read from (its boot id).
+  std::optional<core::machine_cpu> machine_cpu_time;
+  std::string machine;
 };
 nlohmann::json to_json(const point_totals& t);
 point_totals point_totals_from_json(const nlohmann::json& j);

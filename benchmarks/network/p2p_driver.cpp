@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "benchmarks/network/cpu_cost.hpp"
 #include "core/errors.hpp"
 #include "core/timer.hpp"
 #include "core/units.hpp"
@@ -35,17 +36,6 @@ void check_on_error(const core::run_context& ctx) {
   const auto on_error = ctx.option("on-error").value_or("continue");
   if (on_error != "continue" && on_error != "stop")
     throw core::usage_error("--on-error: expected continue or stop, got '" + on_error + "'");
-}
-
-void add_costs(core::point_result& p, const control::point_cost& cost) {
-  const double gb = static_cast<double>(cost.client.bytes) / 1e9;
-  const double messages = static_cast<double>(cost.client.messages);
-  if (gb <= 0 || messages <= 0) return;
-  const double both = cost.client.cpu.total() + cost.server.cpu.total();
-  p.extra["cpu_seconds_per_gb"] = both / gb;
-  p.extra["cpu_seconds_per_gb_client"] = cost.client.cpu.total() / gb;
-  p.extra["cpu_seconds_per_gb_server"] = cost.server.cpu.total() / gb;
-  p.extra["cpu_seconds_per_message"] = both / messages;
 }
 
 }  // namespace
@@ -217,7 +207,7 @@ void run_latency_points(core::case_state& state, p2p_link& link,
     sample.latency_divisor = session.endpoint().latency_divisor();
     session.begin_point(spec);
     auto& point = state.measure(size, sample, [&] { session.endpoint().run_sample(); });
-    add_costs(point, session.end_point());
+    add_cpu_costs(point, session.end_point());
   }
 }
 
@@ -271,7 +261,7 @@ void run_bandwidth_points(core::case_state& state, p2p_link& link, transports::d
                                 rule.min_samples, rule.timeout);
     session.begin_point(spec);
     auto& point = state.measure(size, sample, [&] { session.endpoint().run_sample(); });
-    add_costs(point, session.end_point());
+    add_cpu_costs(point, session.end_point());
     point.extra["gbit_per_s"] = point.stats.median * 8;
     // GB/s over the message size: millions of messages per second, all streams and ways.
     point.extra["message_rate_mpps"] = point.stats.median * 1e3 / static_cast<double>(size);

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstdint>
 
+#include "reports/model/cpu_cost.hpp"
 #include "reports/model/text_format.hpp"
 
 namespace gpubench::reports::views {
@@ -18,10 +19,10 @@ bool is_rdma(const core::case_result& c) {
   return c.kind.is(core::paths::network) && c.kind.transport == "rdma";
 }
 
-double cost_at(const core::case_result& c, std::uint64_t bytes) {
+const core::point_result* point_at(const core::case_result& c, std::uint64_t bytes) {
   for (const auto& p : c.points)
-    if (p.bytes == bytes) return extra_value(p, "cpu_seconds_per_gb");
-  return std::nan("");
+    if (p.bytes == bytes) return &p;
+  return nullptr;
 }
 
 // The direction a case moved data in ("to_peer", "from_peer", "bidir"), or "" when it has none.
@@ -64,9 +65,9 @@ std::string wait_class_of(const std::string& mode) {
 table cpu_cost_table(const std::vector<case_ref>& cases, std::vector<std::string>& notes) {
   table t;
   t.caption = "CPU seconds per GB, TCP against RDMA in like completion modes";
-  t.header = {"waiting",   "size",          "TCP case",  "TCP CPU s/GB",
-              "RDMA case", "RDMA CPU s/GB", "TCP / RDMA"};
-  t.numeric = {false, true, false, true, false, true, true};
+  t.header = {"waiting",   "size",          "TCP case",   "TCP CPU s/GB",
+              "RDMA case", "RDMA CPU s/GB", "TCP / RDMA", "CPU counted"};
+  t.numeric = {false, true, false, true, false, true, true, false};
   std::vector<bool> matched(cases.size(), false);
   std::vector<std::string> modes;
   for (const auto& c : cases)
@@ -83,13 +84,16 @@ table cpu_cost_table(const std::vector<case_ref>& cases, std::vector<std::string
       const std::string& rdma_mode = modes[j];
       if (cls != wait_class_of(rdma_mode)) continue;
       for (const auto& p : tcp.points) {
-        const double a = extra_value(p, "cpu_seconds_per_gb");
-        const double b = cost_at(rdma, p.bytes);
+        const auto* q = point_at(rdma, p.bytes);
+        if (!q) continue;
+        const auto [tcp_cost, rdma_cost] = like_for_like(p, *q);
+        const double a = tcp_cost.seconds_per_gb, b = rdma_cost.seconds_per_gb;
         if (std::isnan(a) || std::isnan(b)) continue;
         matched[i] = matched[j] = true;
         t.rows.push_back({cls + " (TCP " + tcp_mode + ", RDMA " + rdma_mode + ")",
                           format_size(p.bytes), cases[i].label, format_value(a), cases[j].label,
-                          format_value(b), b > 0 ? format_ratio(a / b) : "-"});
+                          format_value(b), b > 0 ? format_ratio(a / b) : "-",
+                          to_string(tcp_cost.basis)});
       }
     }
   }
@@ -121,7 +125,11 @@ void append_cpu_comparison(section& s, std::vector<case_ref> cases) {
       "CPU cost compares only between like ways of waiting: a busy-polling side spends a core "
       "whatever it moves, a sleeping one almost nothing. Busy-polling TCP (--busy-poll on) is "
       "set against polling RDMA, blocking TCP against event-driven RDMA (--rdma-completion "
-      "event); the CPU s/GB column above is each case's own."});
+      "event). CPU is the whole machine's at both ends (user, system, irq and softirq of "
+      "every core, as netperf's -c/-C count it), so TCP's receive work in softirq on other "
+      "cores is counted as RDMA's polling is; results without it (older files or peers) "
+      "compare their transport threads' own time, as the last column says. The CPU s/GB "
+      "column above is each case's own."});
   if (!t.rows.empty()) s.blocks.emplace_back(std::move(t));
   for (const auto& n : notes)
     s.blocks.emplace_back(note{n});

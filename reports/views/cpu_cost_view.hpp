@@ -19,7 +19,8 @@ std::string completion_mode_of(const core::case_result& c);
 // "spinning" (busy-poll, poll) or "sleeping" (blocking, event): the modes that compare.
 std::string wait_class_of(const std::string& mode);
 
-// The comparison table (mode class, size, TCP case and cost, RDMA case and cost, ratio) for
+// The comparison table (mode class, size, TCP case and cost, RDMA case and cost, ratio, what
+// CPU was counted: model::like_for_like, the whole machine when both have it) for
 // every TCP and RDMA case of one class with a common message size and a CPU cost at it, of
 // the same run and, when both name a direction, the same direction; empty rows when nothing
 // compares. `notes` gets one line per case without a counterpart.

@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "reports/model/cpu_cost.hpp"
 #include "reports/model/text_format.hpp"
 #include "reports/views/chart_spread.hpp"
 
@@ -16,20 +17,27 @@ using namespace model;
 
 namespace {
 
+bool cpu_detail(const std::string& key) {
+  return (key.starts_with("machine_cpu_") || key.starts_with("thread_cpu_")) &&
+         key != "machine_cpu_seconds_per_gb";
+}
+
 std::vector<std::string> extra_keys(const std::vector<case_ref>& cases) {
   std::vector<std::string> keys;
   for (const auto& c : cases)
     for (const auto& p : c.result->points)
       for (const auto& [key, value] : p.extra.items())
-        // min_samples is said in the samples column (a point cut short), not a column.
-        if (value.is_number() && key != "min_samples" &&
+        // min_samples is said in the samples column (a point cut short), not a column; the
+        // CPU seconds of each end behind the per-GB costs stay in the file and the CSV.
+        if (value.is_number() && key != "min_samples" && !cpu_detail(key) &&
             std::find(keys.begin(), keys.end(), key) == keys.end())
           keys.push_back(key);
   return keys;
 }
 
 std::string extra_header(const std::string& key) {
-  if (key == "cpu_seconds_per_gb") return "CPU s/GB";
+  if (key == "cpu_seconds_per_gb") return "thread CPU s/GB";
+  if (key == "machine_cpu_seconds_per_gb") return "machine CPU s/GB";
   if (key == "algbw") return "algbw (GB/s)";
   if (key == "busbw") return "busbw (GB/s)";
   if (key == "gbit_per_s") return "Gbit/s";
@@ -122,7 +130,7 @@ table summary_table(const std::vector<case_ref>& cases) {
   // CPU cost where the file has it: at the size of the row's figure (smallest for latency).
   const bool cpu = std::any_of(cases.begin(), cases.end(), [&](const case_ref& c) {
     const auto* p = latency ? smallest_point(*c.result) : largest_point(*c.result);
-    return p && std::isfinite(extra_value(*p, "cpu_seconds_per_gb"));
+    return p && std::isfinite(cpu_cost_of(*p).seconds_per_gb);
   });
   if (latency) {
     t.caption = with_shared("p50 and p99 at the smallest and p50 at the largest size", cases);
@@ -152,8 +160,14 @@ table summary_table(const std::vector<case_ref>& cases) {
         row.push_back(std::isfinite(pct) ? fmt::format("{:.1f} %", pct) : "-");
       }
     }
-    if (cpu)
-      row.push_back(format_value(extra_value(latency ? *small : *big, "cpu_seconds_per_gb")));
+    if (cpu) {
+      // The whole machine at both ends; a result without it shows its threads' own, marked.
+      const auto cost = cpu_cost_of(latency ? *small : *big);
+      row.push_back(format_value(cost.seconds_per_gb) +
+                    (cost.basis == cpu_basis::threads && std::isfinite(cost.seconds_per_gb)
+                         ? " (threads)"
+                         : ""));
+    }
     t.rows.push_back(std::move(row));
   }
   return t;

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Two hosts in network namespaces: `gpubench serve` on one, `gpubench run --peer` on the other,
 # with a token. Ground truth: a tbf-shaped 1 Gbit/s link measures its TCP goodput within 5 %,
-# and the unshaped link measures far more.
+# and the unshaped link measures far more; its CPU cost counts the machine's softirq work
+# beside the threads' own time.
 source "$(dirname "$0")/lib.sh"
 source "$(dirname "$0")/netns.sh"
 set -e
@@ -55,5 +56,27 @@ print(f"shaped peak {shaped['max']:.4f} median {shaped['median']:.4f} GB/s, expe
 assert abs(shaped["max"] / goodput - 1) < 0.05, "shaped link peak off by more than 5 %"
 assert abs(shaped["median"] / goodput - 1) < 0.15, "shaped link median off by more than 15 %"
 assert unshaped["median"] > 2 * goodput, "unshaped link not far above the shaped rate"
+PY
+"$py" - "$shaped" <<'PY' && pass "the shaped case's whole-machine CPU counts more than its threads, softirq among it" || fail "whole-machine CPU accounting missed"
+import json, sys
+d = json.load(open(sys.argv[1]))
+c = next(c for c in d["results"] if c["params"].get("direction") == "to_peer" and c["params"]["streams"] == 1)
+x = c["points"][0]["extra"]
+threads = sum(x[f"thread_cpu_{k}_{e}"] for k in ("user", "system") for e in ("client", "server"))
+parts = {k: x[f"machine_cpu_{k}_client"] for k in ("user", "system", "irq", "softirq")}
+machine = sum(parts.values())
+print(f"1 Gbit/s to_peer: threads {threads:.3f} s ({x['cpu_seconds_per_gb']:.3f} s/GB), "
+      f"whole machine {machine:.3f} s ({x['machine_cpu_seconds_per_gb']:.3f} s/GB): "
+      + ", ".join(f"{k} {v:.3f}" for k, v in parts.items())
+      + f"; machine busy {100 * x['machine_cpu_busy_client']:.0f} %")
+# Both namespaces are one kernel: its /proc/stat is counted once, the client's interval.
+assert x["machine_cpu_same_host"] == 1, x
+assert abs(x["machine_cpu_seconds_per_gb"] - x["machine_cpu_seconds_per_gb_client"]) < 1e-12, x
+# The receive path (veth, tbf's dequeue, TCP input) runs in softirq, which no thread's
+# getrusage holds apart: the machine's softirq time is there, and the whole is more than the
+# threads that moved the data.
+assert parts["softirq"] > 0, parts
+assert machine > threads, (machine, threads)
+assert x["machine_cpu_seconds_per_gb"] > x["cpu_seconds_per_gb"], x
 PY
 finish

@@ -2,8 +2,8 @@
 names its device, port, GID index and type (RoCE v2), MTU, P_Key index (0), relaxed
 ordering (and, with rdma_cm, how the RNR timer was set), buffers of the largest size, the
 connection and completion mode asked for, and its peer; has a point at every size asked for;
-and its values are plausible (bandwidth above 0 and below the port's line rate, latency
-above 1 us).
+and its values are plausible (bandwidth above 0 and at most the case's line rate, which for a
+both-ways case is twice the port's one-way rate and says so; latency above 1 us).
 
 usage: check_result.py FILE LABEL --sizes N,N,... [--rdma-cm on|off] [--completion poll|event]
                        [--inline N] [--two-hosts]
@@ -37,6 +37,7 @@ want |= {("net.rdma.bandwidth", op, d) for op, d in
          (("send", "to_peer"), ("write", "to_peer"), ("read", "from_peer"),
           ("send", "bidir"), ("write", "bidir"), ("read", "bidir"))}
 seen = set()
+peaks = {False: set(), True: set()}  # the peaks of one-way and of both-ways cases
 for case in run["results"]:
     params, ctx = case["params"], case.get("context", {})
     key = (case["benchmark"], params.get("op"), params.get("direction"))
@@ -83,6 +84,12 @@ for case in run["results"]:
         problem(f"{name}: points at {got}, not at {sizes}")
     peak = case.get("peak")
     bound = peak["value"] if peak and peak.get("unit") == "GB/s" else 12.5  # 100 Gb/s
+    # A both-ways case's peak counts both directions of the port (twice its one-way rate), so
+    # its bandwidth is at most 100 % of it; the one-way cases' peak is the port's rate.
+    if peak and case["unit"] == "GB/s":
+        peaks[params.get("direction") == "bidir"].add(peak["value"])
+        if (params.get("direction") == "bidir") != ("both directions" in peak.get("basis", "")):
+            problem(f"{name}: peak basis {peak.get('basis')!r}")
     if not case["points"]:
         problem(f"{name}: no points")
     values = []
@@ -91,11 +98,19 @@ for case in run["results"]:
         values.append(f"{p['bytes']}B={m:.3g}")
         if case["unit"] == "us" and not m > 1.0:
             problem(f"{name} {p['bytes']} B: latency {m} us, not above 1 us")
-        if case["unit"] == "GB/s" and not 0 < m < bound:
-            problem(f"{name} {p['bytes']} B: bandwidth {m} GB/s, not in (0, {bound})")
+        if case["unit"] == "GB/s" and not 0 < m <= bound:
+            problem(f"{name} {p['bytes']} B: bandwidth {m} GB/s, not in (0, {bound}]")
+        if case["unit"] == "GB/s":
+            values[-1] += f"({100 * m / bound:.0f}%)"
+
     print(f"{label}: {name}: {case['status']} {ctx.get('device')} port {ctx.get('port')} "
           f"GID {ctx.get('gid_index')} ({ctx.get('gid_type')}) MTU {ctx.get('mtu')} "
           f"{case['unit']} {' '.join(values)}")
+uni, both = peaks[False], peaks[True]
+if len(uni) != 1 or len(both) != 1:
+    problem(f"peaks of one-way cases {uni} and of both-ways cases {both}: one of each expected")
+elif abs(next(iter(both)) - 2 * next(iter(uni))) > 1e-9:
+    problem(f"both-ways peak {both} is not twice the one-way peak {uni}")
 for key in sorted(want - seen, key=str):
     problem(f"case missing: {' '.join(str(k) for k in key if k)}")
 if problems:

@@ -127,6 +127,32 @@ TEST(PointTotals, RoundTripThroughJson) {
   EXPECT_DOUBLE_EQ(u.cpu.total(), 0.75);
   EXPECT_EQ(u.bytes, 1ull << 40);
   EXPECT_EQ(u.messages, 12u);
+  EXPECT_FALSE(u.machine_cpu_time);  // none measured, none sent
+  EXPECT_FALSE(to_json(t).contains("machine_cpu"));
+}
+
+// The whole machine's figures travel beside the thread's; a peer older than them sends none,
+// and its totals still read.
+TEST(PointTotals, MachineCpuTravelsAndOldPeersStillRead) {
+  point_totals t;
+  t.cpu = {0.25, 0.5};
+  t.bytes = 1000;
+  t.messages = 1;
+  t.machine_cpu_time = core::machine_cpu{1.5, 2.0, 0.125, 0.75, 4.0};
+  t.machine = "6b1f5c7e-0000-4000-8000-000000000001";
+  const auto u = point_totals_from_json(to_json(t));
+  ASSERT_TRUE(u.machine_cpu_time);
+  EXPECT_DOUBLE_EQ(u.machine_cpu_time->softirq, 0.75);
+  EXPECT_DOUBLE_EQ(u.machine_cpu_time->total(), 4.375);
+  EXPECT_EQ(u.machine, t.machine);
+  const nlohmann::json old_peer = {
+      {"cpu_user", 0.25}, {"cpu_system", 0.5}, {"bytes", 1000}, {"messages", 1}};
+  const auto v = point_totals_from_json(old_peer);
+  EXPECT_FALSE(v.machine_cpu_time);
+  EXPECT_TRUE(v.machine.empty());
+  auto bad = to_json(t);
+  bad["machine_cpu"]["irq"] = "lots";
+  EXPECT_THROW(point_totals_from_json(bad), std::runtime_error);
 }
 
 TEST(TransportTable, FindsByNameAndRefusesDuplicates) {

@@ -248,6 +248,16 @@ TEST(FindingRules, RdmaAgainstTcp) {
   EXPECT_NE(fs[0].title.find("8.00x lower"), std::string::npos) << fs[0].title;
   EXPECT_NE(fs[0].evidence.find("both sleeping: TCP 0.5, RDMA 0.05 (10.00x)"), std::string::npos)
       << fs[0].evidence;
+  EXPECT_NE(fs[0].evidence.find("transport threads only"), std::string::npos) << fs[0].evidence;
+  // With both ends' whole machines (TCP's softirq work on other cores in it), those compare.
+  f.results[2].points[0].extra["machine_cpu_seconds_per_gb"] = 1.5;
+  f.results[3].points[0].extra["machine_cpu_seconds_per_gb"] = 0.1;
+  const auto machine = rdma_vs_tcp_rule(f, {});
+  ASSERT_EQ(machine.size(), 1u);
+  EXPECT_NE(machine[0].evidence.find("(whole machine, both ends), both sleeping: TCP 1.5, RDMA "
+                                     "0.1 (15.00x)"),
+            std::string::npos)
+      << machine[0].evidence;
   // Unlike modes: the CPU cost is not compared.
   f.results[3].context["completion_mode"] = "poll";
   EXPECT_NE(rdma_vs_tcp_rule(f, {})[0].evidence.find("CPU cost not compared"), std::string::npos);

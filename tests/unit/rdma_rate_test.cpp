@@ -33,6 +33,26 @@ TEST(RdmaRate, SysfsRateText) {
   EXPECT_FALSE(rdma::rate_from_sysfs(""));
 }
 
+// A both-ways case is set against both directions: a healthy 4X HDR port moving 45 GB/s in
+// all reads 90 % of 50 GB/s, not 180 % of 25.
+TEST(RdmaRate, BothDirectionsDoubleTheLineRate) {
+  const auto hdr = rdma::rate_from_codes(64, 2);
+  ASSERT_TRUE(hdr);
+  const auto both = rdma::for_directions(*hdr, true);
+  EXPECT_DOUBLE_EQ(both.gbyte_per_s, 50.0);
+  EXPECT_DOUBLE_EQ(both.gbit_per_s, 400.0);
+  EXPECT_NE(both.basis.find("both directions"), std::string::npos) << both.basis;
+  EXPECT_NE(both.basis.find("4X HDR"), std::string::npos) << both.basis;
+  EXPECT_LE(45.0 / both.gbyte_per_s, 1.0);
+  const auto one = rdma::for_directions(*hdr, false);
+  EXPECT_DOUBLE_EQ(one.gbyte_per_s, 25.0);
+  EXPECT_EQ(one.basis, hdr->basis);
+  // RoCE: the netdev's speed, doubled the same way.
+  const auto roce = rdma::port_line_rate(true, 1, 1, "", rdma::netdev_link{"eth1", 1000, "e1000"});
+  ASSERT_TRUE(roce);
+  EXPECT_DOUBLE_EQ(rdma::for_directions(*roce, true).gbyte_per_s, 0.25);
+}
+
 TEST(RdmaRate, MtuCodesAndNegotiation) {
   EXPECT_EQ(rdma::mtu_bytes(1), 256);
   EXPECT_EQ(rdma::mtu_bytes(5), 4096);

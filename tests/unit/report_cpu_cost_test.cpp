@@ -1,6 +1,9 @@
 // The report's CPU cost comparison of TCP against RDMA: only between like completion modes.
 #include <gtest/gtest.h>
 
+#include <cmath>
+
+#include "reports/model/cpu_cost.hpp"
 #include "reports/views/cpu_cost_view.hpp"
 
 namespace gpubench::reports::views {
@@ -9,7 +12,7 @@ namespace {
 using namespace model;
 
 core::case_result net_case(const std::string& id, nlohmann::json params, double cost,
-                           const std::string& mode = "") {
+                           const std::string& mode = "", double machine_cost = -1) {
   core::case_result c;
   c.benchmark = id;
   c.kind = core::kind_of_format_1_0(id);  // what the benchmark of this id declares
@@ -21,6 +24,7 @@ core::case_result net_case(const std::string& id, nlohmann::json params, double 
   core::point_result p;
   p.bytes = 65536;
   p.extra["cpu_seconds_per_gb"] = cost;
+  if (machine_cost >= 0) p.extra["machine_cpu_seconds_per_gb"] = machine_cost;
   c.points.push_back(p);
   return c;
 }
@@ -84,6 +88,43 @@ TEST(ReportCpuCost, OnlyOneRunsCasesOfOneDirectionAreSetSideBySide) {
   t = cpu_cost_table(refs, notes);
   EXPECT_TRUE(t.rows.empty());
   EXPECT_EQ(notes.size(), 3u);
+}
+
+// TCP's receive work in softirq on other cores is in the whole machine's figure, not in its
+// thread's: the table sets the machine figures side by side when both cases have them, and
+// falls back to both threads' own (never one of each) when one lacks it.
+TEST(ReportCpuCost, WholeMachineFiguresWhenBothHaveThem) {
+  const run_input run;
+  std::vector<core::case_result> cs{
+      net_case("net.tcp.bandwidth", {{"direction", "to_peer"}}, 0.2, "blocking", 0.8),
+      net_case("net.rdma.bandwidth", {{"op", "write"}, {"direction", "to_peer"}}, 0.05, "event",
+               0.1)};
+  std::vector<std::string> notes;
+  auto t = cpu_cost_table(refs_of(cs, run), notes);
+  ASSERT_EQ(t.rows.size(), 1u);
+  EXPECT_EQ(t.rows[0][3], "0.8");
+  EXPECT_EQ(t.rows[0][5], "0.1");
+  EXPECT_EQ(t.rows[0][6], "8.00x");
+  EXPECT_EQ(t.rows[0][7], to_string(cpu_basis::whole_machine));
+
+  cs[1].points[0].extra.erase("machine_cpu_seconds_per_gb");  // e.g. an old server
+  t = cpu_cost_table(refs_of(cs, run), notes);
+  ASSERT_EQ(t.rows.size(), 1u);
+  EXPECT_EQ(t.rows[0][3], "0.2");
+  EXPECT_EQ(t.rows[0][5], "0.05");
+  EXPECT_EQ(t.rows[0][7], to_string(cpu_basis::threads));
+}
+
+TEST(ReportCpuCost, APointsCostPrefersTheWholeMachine) {
+  core::point_result p;
+  EXPECT_TRUE(std::isnan(cpu_cost_of(p).seconds_per_gb));
+  p.extra["cpu_seconds_per_gb"] = 0.3;
+  EXPECT_EQ(cpu_cost_of(p).basis, cpu_basis::threads);
+  EXPECT_DOUBLE_EQ(cpu_cost_of(p).seconds_per_gb, 0.3);
+  p.extra["machine_cpu_seconds_per_gb"] = 0.9;
+  EXPECT_EQ(cpu_cost_of(p).basis, cpu_basis::whole_machine);
+  EXPECT_DOUBLE_EQ(cpu_cost_of(p).seconds_per_gb, 0.9);
+  EXPECT_DOUBLE_EQ(cpu_cost_of(p, cpu_basis::threads).seconds_per_gb, 0.3);
 }
 
 }  // namespace

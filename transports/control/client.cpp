@@ -124,6 +124,7 @@ void client_session::begin_point(const point_spec& spec) {
   endpoint().prepare(spec);
   m_channel->send_json(message::point_begin, to_json(spec));
   m_channel->expect_json(message::point_ready, m_options.io_timeout, "starting a point");
+  m_machine_cpu.restart();
 }
 
 point_cost client_session::end_point() {
@@ -132,6 +133,8 @@ point_cost client_session::end_point() {
   cost.client = endpoint().finish();
   cost.server = point_totals_from_json(
       m_channel->expect_json(message::point_done, m_options.io_timeout, "ending a point"));
+  cost.client.machine_cpu_time = m_machine_cpu.elapsed();
+  cost.client.machine = core::machine_id();
   return cost;
 }
 

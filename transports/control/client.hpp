@@ -11,6 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/system/machine_cpu.hpp"
 #include "transports/control/channel.hpp"
 #include "transports/net/socket.hpp"
 #include "transports/transport.hpp"
@@ -62,7 +63,9 @@ class client_session {
 
   // Prepares both sides for a point; returns when the passive side is ready.
   void begin_point(const point_spec& spec);
-  // Tells the passive side to stop and collects both sides' totals.
+  // Tells the passive side to stop and collects both sides' totals. This side's
+  // whole-machine CPU time runs from the server's "ready" to its totals: the server's own
+  // interval (from its prepare to the end of serving) but for the one message saying ready.
   point_cost end_point();
 
  private:
@@ -72,6 +75,7 @@ class client_session {
   std::unique_ptr<control_channel> m_channel;
   std::unique_ptr<active_endpoint> m_endpoint;
   nlohmann::json m_server_context = nlohmann::json::object();
+  core::machine_cpu_interval m_machine_cpu;  // restarted at each point's start
 };
 
 }  // namespace gpubench::transports::control

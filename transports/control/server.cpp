@@ -156,9 +156,12 @@ bool control_server::run_session(net::unique_fd fd, const std::function<bool()>&
       } else if (f.type == message::point_begin) {
         if (!endpoint) throw protocol_error("client " + who + " began a point with no open case");
         endpoint->prepare(point_spec_from_json(body));
+        const core::machine_cpu_interval machine_cpu;  // this host's whole CPU time while serving
         ch.send_json(message::point_ready, nlohmann::json::object());
         server_point_control control(ch, t);
-        const point_totals totals = endpoint->serve(control);
+        point_totals totals = endpoint->serve(control);
+        totals.machine_cpu_time = machine_cpu.elapsed();
+        totals.machine = core::machine_id();
         ch.send_json(message::point_done, to_json(totals));
       } else if (f.type == message::case_close) {
         endpoint.reset();

@@ -78,6 +78,15 @@ std::optional<line_rate> rate_from_sysfs(const std::string& text) {
   return r;
 }
 
+line_rate for_directions(const line_rate& one_way, bool both_directions) {
+  if (!both_directions) return one_way;
+  line_rate r = one_way;
+  r.gbit_per_s = 2 * one_way.gbit_per_s;
+  r.gbyte_per_s = 2 * one_way.gbyte_per_s;
+  r.basis = fmt::format("{}; both directions counted: {:.4g} GB/s", one_way.basis, r.gbyte_per_s);
+  return r;
+}
+
 std::optional<line_rate> port_line_rate(bool ethernet, std::uint8_t active_speed,
                                         std::uint8_t active_width, const std::string& sysfs_rate,
                                         const std::optional<netdev_link>& netdev) {

@@ -26,6 +26,10 @@ struct line_rate {
   std::string basis;  // "4X EDR: 4 lanes x 25 Gb/s = 100 Gb/s, 12.5 GB/s per direction"
 };
 
+// The peak of a case that moves data both ways at once: twice one direction's rate, as a
+// full-duplex port carries it; the basis says so. `one_way` is returned as is otherwise.
+line_rate for_directions(const line_rate& one_way, bool both_directions);
+
 std::optional<line_rate> rate_from_codes(std::uint8_t active_speed, std::uint8_t active_width);
 
 // Parses sysfs ports/N/rate ("100 Gb/sec (4X EDR)", "25 Gb/sec (1X EDR)"): the kernel's own

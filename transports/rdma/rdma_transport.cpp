@@ -100,6 +100,7 @@ class rdma_active final : public active_endpoint {
  public:
   explicit rdma_active(const endpoint_setup& setup)
       : m_s(settings_from(setup.params)),
+        m_bidir_case(setup.params.value("direction", "") == to_string(direction::bidir)),
         m_ep(config_for(m_s, m_s.client, setup), connector_for(m_s, setup, cm_role::active)),
         m_timeout(std::max(setup.io_timeout, milliseconds(1000))),
         m_flow(m_ep, m_s.op, signal_interval(m_s.cq_mod, m_ep.tx_depth()), m_timeout),
@@ -123,12 +124,14 @@ class rdma_active final : public active_endpoint {
     return j;
   }
 
-  // The line rate is a bandwidth: latency cases have no peak in their unit.
+  // The line rate is a bandwidth: latency cases have no peak in their unit. A both-ways case
+  // is set against both directions of the port, as TCP's is.
   std::optional<core::peak_info> peak() const override {
     if (m_s.test == test_kind::latency) return std::nullopt;
-    const auto r = m_ep.rate();
-    if (!r) return std::nullopt;
-    return core::peak_info{r->gbyte_per_s, "GB/s", r->basis};
+    const auto one_way = m_ep.rate();
+    if (!one_way) return std::nullopt;
+    const auto r = for_directions(*one_way, m_bidir_case);
+    return core::peak_info{r.gbyte_per_s, "GB/s", r.basis};
   }
 
   void prepare(const point_spec& spec) override {
@@ -225,6 +228,7 @@ class rdma_active final : public active_endpoint {
   }
 
   rdma_settings m_s;
+  bool m_bidir_case;  // the case's "direction" param: its peak counts both directions
   endpoint m_ep;
   milliseconds m_timeout;
   bandwidth_flow m_flow;

@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "reports/model/cpu_cost.hpp"
 #include "reports/model/series.hpp"
 #include "reports/model/text_format.hpp"
 #include "reports/page_one/findings/rule_helpers.hpp"
@@ -47,13 +48,14 @@ std::vector<std::uint64_t> common(const std::map<std::uint64_t, double>& a,
   return out;
 }
 
-// Lowest CPU seconds per GB per wait class ("spinning", "sleeping") at one size.
+// Lowest CPU seconds per GB per wait class ("spinning", "sleeping") at one size, on `basis`.
 std::map<std::string, double> cost_by_class(const core::result_file& f,
-                                            const core::kind_query& kind, std::uint64_t bytes) {
+                                            const core::kind_query& kind, std::uint64_t bytes,
+                                            cpu_basis basis) {
   std::map<std::string, double> out;
   for (const auto* c : measured_cases(f, kind))
     for (const auto& p : c->points) {
-      const double cost = extra_value(p, "cpu_seconds_per_gb");
+      const double cost = cpu_cost_of(p, basis).seconds_per_gb;
       if (p.bytes != bytes || !std::isfinite(cost)) continue;
       const std::string cls = wait_class_of(completion_mode_of(*c));
       if (!out.contains(cls) || cost < out[cls]) out[cls] = cost;
@@ -89,15 +91,29 @@ std::vector<finding> rdma_vs_tcp_rule(const core::result_file& f, const rule_opt
                                    figure(tcp_bw.at(s), "GB/s"), figure(rdma_bw.at(s), "GB/s"),
                                    format_ratio(r)));
     title.push_back(fmt::format("its bandwidth {} TCP's", format_ratio(r)));
-    const auto tcp_cost = cost_by_class(f, network("tcp", "bandwidth"), s);
-    const auto rdma_cost = cost_by_class(f, network("rdma", "bandwidth"), s);
+    // The whole machine at both ends where both transports have it, else the threads' own:
+    // never one basis against the other.
+    const auto costs = [&](cpu_basis basis) {
+      return std::pair{cost_by_class(f, network("tcp", "bandwidth"), s, basis),
+                       cost_by_class(f, network("rdma", "bandwidth"), s, basis)};
+    };
+    const auto alike = [](const auto& both) {
+      for (const auto& [cls, t] : both.first)
+        if (both.second.contains(cls) && cls != "unknown") return true;
+      return false;
+    };
+    cpu_basis basis = cpu_basis::whole_machine;
+    auto both = costs(basis);
+    if (!alike(both)) both = costs(basis = cpu_basis::threads);
+    const auto& [tcp_cost, rdma_cost] = both;
     bool compared = false;
     for (const auto& [cls, t] : tcp_cost) {
       if (!rdma_cost.contains(cls) || cls == "unknown") continue;
       compared = true;
-      evidence.push_back(fmt::format(
-          "CPU s/GB at {}, both {}: TCP {}, RDMA {} ({})", format_size(s), cls, format_value(t),
-          format_value(rdma_cost.at(cls)), format_ratio(t / rdma_cost.at(cls))));
+      evidence.push_back(fmt::format("CPU s/GB at {} ({}), both {}: TCP {}, RDMA {} ({})",
+                                     format_size(s), to_string(basis), cls, format_value(t),
+                                     format_value(rdma_cost.at(cls)),
+                                     format_ratio(t / rdma_cost.at(cls))));
     }
     if (!compared && !tcp_cost.empty() && !rdma_cost.empty())
       evidence.push_back(
