@@ -254,7 +254,7 @@ TEST(FindingRules, RdmaAgainstTcp) {
   f.results[3].points[0].extra["machine_cpu_seconds_per_gb"] = 0.1;
   const auto machine = rdma_vs_tcp_rule(f, {});
   ASSERT_EQ(machine.size(), 1u);
-  EXPECT_NE(machine[0].evidence.find("(whole machine, both ends), both sleeping: TCP 1.5, RDMA "
+  EXPECT_NE(machine[0].evidence.find("(whole machine, both ends), both sleeping: TCP 1.50, RDMA "
                                      "0.1 (15.00x)"),
             std::string::npos)
       << machine[0].evidence;
