@@ -57,6 +57,9 @@ struct point_spec {
   direction dir = direction::to_peer;  // bandwidth only
   std::uint64_t bytes = 0;             // message size
   std::uint64_t iterations = 1;        // round trips (latency) or messages per stream (bandwidth)
+  // Bandwidth samples of fixed duration (a transport with counted_samples()): seconds each;
+  // 0: every sample moves `iterations` messages per stream.
+  double seconds = 0;
 };
 nlohmann::json to_json(const point_spec& p);
 point_spec point_spec_from_json(const nlohmann::json& j);  // throws std::runtime_error if bad
@@ -153,6 +156,16 @@ class active_endpoint {
     std::string why;
   };
   virtual std::optional<size_limit> message_limit() const { return std::nullopt; }
+  // Bandwidth as iperf3 -P measures it: a transport whose streams run for the whole point and
+  // whose samples last `point_spec::seconds`, counting the bytes every stream delivered, says
+  // so here; after each run_sample() last_sample() holds what it counted.
+  virtual bool counted_samples() const { return false; }
+  struct counted_sample {
+    double seconds = 0;                       // the window, on the receiver's clock
+    std::vector<std::uint64_t> stream_bytes;  // per stream, received in the window (both ways)
+    double bytes_per_second = 0;              // all streams (and both ways for bidir)
+  };
+  virtual counted_sample last_sample() const { return {}; }
 };
 
 class passive_endpoint {

@@ -2,7 +2,6 @@
 // both ways at once, on 1 stream and on N parallel streams, with the CPU cost of both sides.
 #include "benchmarks/network/p2p_driver.hpp"
 #include "core/registry.hpp"
-#include "transports/tcp/socket_buffers.hpp"
 #include "transports/tcp/tcp_transport.hpp"
 
 namespace gpubench::benchmarks::network {
@@ -32,7 +31,8 @@ void register_net_tcp_bandwidth(core::registry& r) {
       streams.emplace_back(n);
     return core::cartesian({{"peer", {network::peer_param(ctx)}},
                             {"streams", streams},
-                            {"direction", {"to_peer", "from_peer", "bidir"}}});
+                            {"direction", {"to_peer", "from_peer", "bidir"}},
+                            {"nodelay", {false}}});
   };
   def.body = [](core::case_state& state) {
     const auto& params = state.params();
@@ -44,10 +44,10 @@ void register_net_tcp_bandwidth(core::registry& r) {
       network::run_bandwidth_points(
           state, link, transports::parse_direction(params.at("direction").get<std::string>()),
           params.at("streams").get<unsigned>(), [] {
-            // A sample also moves more than one stream's socket buffers can hold, as far as
-            // the 100 ms cap allows: otherwise it measures how fast the buffers fill.
+            // The streams run for the whole point; a sample is a window of this many seconds
+            // on the receiver's clock, in which every stream's bytes are counted.
             network::sample_target t;
-            t.floor_bytes = transports::tcp::socket_buffer_bytes();
+            t.seconds = 0.05;
             return t;
           }());
     });
