@@ -6,7 +6,9 @@
 # twice). Both
 # tools write the same message size (gpubench --sizes, iperf3 -l): 128 KiB (iperf3's default)
 # and 1 MiB; gpubench's median sample duration is printed beside its rate.
-# Usage (root): scripts/compare_tcp_tools.sh [path/to/gpubench] [streams]
+# RATE=1gbit shapes the client's side of the link with tbf (what the client sends: the direction
+# both tools measure), so the link, not the machine, sets the rate both should find.
+# Usage (root): [RATE=1gbit] scripts/compare_tcp_tools.sh [path/to/gpubench] [streams]
 set -euo pipefail
 gpubench=$(realpath "${1:-build/gpubench}")
 streams=${2:-$(nproc)}
@@ -30,6 +32,10 @@ cleanup() {
 trap cleanup EXIT
 srv=$NS_SRV cli=$NS_CLI srv_addr=$SRV_ADDR
 in_cli() { ip netns exec "$cli" "$@"; }
+if [[ -n ${RATE:-} ]]; then
+  in_cli tc qdisc add dev eth0 root tbf rate "$RATE" burst 256kb latency 20ms
+  echo "client side shaped: tbf $RATE"
+fi
 
 # `ip netns exec` execs the server, so $! is the server itself and cleanup can stop it.
 ip netns exec "$srv" "$gpubench" serve --bind "$srv_addr" >"$work/serve.out" 2>"$work/serve.log" & pids+=($!)

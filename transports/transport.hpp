@@ -14,12 +14,15 @@
 //   known at the end. Then the session tells the passive side to stop: `passive::serve` watches
 //   `point_control` (a file descriptor to poll, or a cheap non-blocking check), returns its
 //   totals, and they travel back to the client. Nothing in the data path carries sample
-//   counts; a passive side that must take part per sample (TCP acks, bidirectional streams,
-//   RDMA send receives) synchronises in-band on its own data path.
+//   counts; a passive side that must take part per sample (bidirectional streams, RDMA send
+//   receives) synchronises in-band on its own data path (TCP: on its own tally connection).
 // - A latency sample is `iterations` round trips (ping-pong); the one-way value is the round
 //   trip divided by `latency_divisor()` (2; 1 for RDMA read, where one read is the round trip).
 //   A bandwidth sample moves `iterations` messages of `bytes` per stream in the point's
-//   direction (both ways for bidir) and ends when the last one is complete at its receiver.
+//   direction (both ways for bidir) and ends when the last one is complete at its receiver;
+//   or, for a transport with counted_samples() (TCP, as iperf3 -P), its streams run for the
+//   whole point and a sample is a window of `seconds` in which every stream's delivered bytes
+//   are counted and summed, so a slow stream costs only its own bytes.
 // - Both sides count their own CPU time (getrusage of the threads that did the work, so an
 //   in-process loopback server is not counted twice) and the bytes and messages they moved.
 // - Every wait is bounded by `endpoint_setup::io_timeout` without progress; errors name the

@@ -1,5 +1,7 @@
 #include "benchmarks/network/p2p_driver.hpp"
 
+#include "benchmarks/network/stream_default.hpp"
+
 #include <algorithm>
 #include <atomic>
 #include <charconv>
@@ -52,8 +54,8 @@ void add_costs(core::point_result& p, const control::point_cost& cost) {
 
 void add_p2p_options(core::registry& r) {
   r.add_option({"streams",
-                "Parallel streams of the bandwidth cases besides 1, e.g. 4 or 2,8 (default: the "
-                "number of cores)",
+                "Parallel streams of the bandwidth cases besides 1, e.g. 4 or 2,8 (default: 1 per "
+                "10 Gbit/s of the link, 2 to 16; 4 when its speed is unknown)",
                 "", false, [](const core::run_context& ctx) { stream_counts(ctx); }});
   r.add_option({"on-error",
                 "continue (default): a failed network case is recorded and the run goes on; "
@@ -91,7 +93,7 @@ std::vector<unsigned> stream_counts(const core::run_context& ctx) {
   std::vector<unsigned> out{1};
   const auto text = ctx.option("streams");
   if (!text) {
-    out.push_back(std::max(1u, std::thread::hardware_concurrency()));
+    out.push_back(default_stream_count(ctx).count);
   } else {
     std::size_t start = 0;
     while (start <= text->size()) {

@@ -60,7 +60,8 @@ std::string peer_param(const core::run_context& ctx);
 void check_p2p_options(const core::run_context& ctx);
 // --busy-poll on|off; throws core::usage_error otherwise.
 bool busy_poll_requested(const core::run_context& ctx);
-// 1 and the --streams counts (default: the number of cores), sorted, without repeats.
+// 1 and the --streams counts (default: default_stream_count, stream_default.hpp), sorted, without
+// repeats.
 std::vector<unsigned> stream_counts(const core::run_context& ctx);
 
 // Runs a case body: a failure gets the benchmark, case and peer in its message and, with
