@@ -44,8 +44,10 @@ for c in tcp:
         e = p["extra"]
         durations.append(e["sample_seconds"])
         assert abs(e["bytes_per_sample"] - e["messages_per_sample"] * p["bytes"]) <= 1e-6 * e["bytes_per_sample"], e
-        # Every stream is counted: the shares of an equal split bracket 1 (1 and 1 for one stream).
-        assert 0 < e["stream_share_min"] <= 1 + 1e-9 and e["stream_share_max"] >= 1 - 1e-9, e
+        # Every stream is counted: the shares of an equal split bracket 1 (1 and 1 for one
+        # stream). On loopback a busy host's scheduler may starve one stream's thread, so its
+        # share may be anything down to 0.
+        assert 0 <= e["stream_share_min"] <= 1 + 1e-9 and e["stream_share_max"] >= 1 - 1e-9, e
         if c["params"]["streams"] == 1:
             assert e["stream_share_min"] == e["stream_share_max"] == 1, e
         # A point its time limit cut short of the rule's 5 samples says so; others do not.

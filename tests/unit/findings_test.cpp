@@ -275,7 +275,9 @@ TEST(FindingRules, StreamHeldBackSelectsByKindAndStreams) {
   single.params["streams"] = 1;  // one stream has no share to miss
   auto copies = bw_case("memory.host.copy", {{"streams", 4}}, 10.0);
   copies.points[0].extra["stream_share_min"] = 0.1;  // not a network case
-  f.results = {held, fair, single, copies};
+  auto loopback = held;
+  loopback.context["interface"] = "lo";  // no link crossed: the scheduler starves streams there
+  f.results = {held, fair, single, copies, loopback};
   auto fs = stream_share_rule(f, {});
   ASSERT_EQ(fs.size(), 1u);
   EXPECT_EQ(fs[0].rule, "net.stream_held_back");

@@ -45,10 +45,13 @@ class tcp_active final : public active_endpoint {
   tcp_active& operator=(const tcp_active&) = delete;
 
   nlohmann::json describe() const override {
-    nlohmann::json j = {{"transport", "tcp"},
-                        {"local_address", m_local},
-                        {"streams", m_fds.size()},
-                        {"nodelay", m_nodelay}};
+    nlohmann::json j = {
+        {"transport", "tcp"}, {"local_address", m_local}, {"streams", m_fds.size()}};
+    // Described before any point: the case's setting, or the rule that decides per point.
+    if (m_settings.nodelay)
+      j["nodelay"] = *m_settings.nodelay;
+    else
+      j["nodelay"] = "latency points only";
     // How this side waits for data, the counterpart of RDMA's poll | event: CPU cost is only
     // comparable between like modes. Bandwidth always blocks in poll(); latency spins with
     // --busy-poll on.
@@ -74,11 +77,11 @@ class tcp_active final : public active_endpoint {
     if (!latency && !(spec.seconds > 0))
       throw std::runtime_error("a TCP bandwidth point needs samples of fixed duration");
     const bool spin = latency && m_settings.busy_poll;
-    m_nodelay = nodelay_for(m_settings, spec.kind);
+    const bool nodelay = nodelay_for(m_settings, spec.kind);
     for (auto& fd : m_fds) {
       net::set_nonblocking(fd.get(), !latency || spin);
       set_io_timeout(fd.get(), m_timeout);
-      set_nodelay(fd.get(), m_nodelay);
+      set_nodelay(fd.get(), nodelay);
     }
     const std::size_t size = std::max<std::size_t>(spec.bytes, 1);
     m_send.assign(size, std::byte{0x5a});
@@ -229,7 +232,6 @@ class tcp_active final : public active_endpoint {
   std::vector<net::unique_fd>& m_fds = m_links.data;
   std::string m_tally_what = "asking peer " + m_peer + " for its byte counts";
   bool m_kernel_busy_poll = false;
-  bool m_nodelay = false;
   std::string m_local;
   std::optional<net::interface_info> m_interface;
   std::unique_ptr<stream_team> m_team;

@@ -2,7 +2,8 @@
 // of an equal share of the bytes (extra stream_share_min, what samples that sum every stream's
 // bytes record): something on that stream's path or its flow holds it back (a policer or a
 // queue keyed on its ports, a hash that put it on a slower link of a bond or an ECMP group), and
-// the aggregate hides it because the other streams filled the link.
+// the aggregate hides it because the other streams filled the link. Not on loopback: there no
+// link is crossed, and a busy host's scheduler is what starves a stream's thread.
 #include <fmt/format.h>
 
 #include "reports/model/series.hpp"
@@ -26,7 +27,8 @@ std::vector<finding> stream_share_rule(const core::result_file& f, const rule_op
   const core::kind_query bandwidth{.path = core::paths::network, .metric = "bandwidth"};
   for (const auto* c : measured_cases(f, bandwidth)) {
     const auto streams = int_param(*c, "streams");
-    if (!streams || *streams < 2) continue;
+    const bool loopback = c->context.is_object() && c->context.value("interface", "") == "lo";
+    if (!streams || *streams < 2 || loopback) continue;
     const core::point_result* worst = nullptr;
     for (const auto& p : c->points) {
       const double share = extra_value(p, "stream_share_min");
