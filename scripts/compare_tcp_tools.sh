@@ -8,11 +8,12 @@
 # and 1 MiB; gpubench's median sample duration is printed beside its rate.
 # RATE=1gbit shapes the client's side of the link with tbf (what the client sends: the direction
 # both tools measure), so the link, not the machine, sets the rate both should find.
-# Usage (root): [RATE=1gbit] scripts/compare_tcp_tools.sh [path/to/gpubench] [streams]
+# SIZES="1K 128K" chooses the write sizes (default 128K and 1M).
+# Usage (root): [RATE=1gbit] [SIZES=...] scripts/compare_tcp_tools.sh [path/to/gpubench] [streams]
 set -euo pipefail
 gpubench=$(realpath "${1:-build/gpubench}")
 streams=${2:-$(nproc)}
-sizes=(128K 1M)  # write sizes, the same for both tools
+read -ra sizes <<<"${SIZES:-128K 1M}"  # write sizes, the same for both tools
 for tool in ip iperf3 sockperf qperf python3; do
   command -v "$tool" >/dev/null || { echo "needs $tool (scripts/setup.sh --tests installs it)" >&2; exit 1; }
 done
