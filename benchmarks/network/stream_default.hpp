@@ -15,7 +15,7 @@ struct default_streams {
 };
 
 // One stream per 10 Gbit/s of the link (what one core's TCP stream moves comfortably), 2 to 16
-// and at most one per core (2 at least); 4 when the link's speed is unknown (loopback, veth,
+// and at most one per core (2 at least); 4 when the link's speed is unknown (loopback,
 // virtual NICs), as `iperf3 -P 4` is commonly run. `speed_mbps` as sysfs gives it.
 default_streams streams_for_link(std::optional<long long> speed_mbps, unsigned cores);
 
