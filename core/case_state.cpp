@@ -54,6 +54,11 @@ point_result& case_state::measure(std::uint64_t bytes, const sample_spec& spec, 
 
 point_result& case_state::measure_timed(std::uint64_t bytes, const sample_spec& spec,
                                         const std::function<double()>& op) {
+  return measure_value(bytes, spec, [&] { return to_metric(op(), spec); });
+}
+
+point_result& case_state::measure_value(std::uint64_t bytes, const sample_spec& spec,
+                                        const std::function<double()>& op) {
   stopping_criteria c = m_def.criteria;
   if (spec.point_limit_s > 0) c.timeout = spec.point_limit_s;
   point_result p;
@@ -76,7 +81,9 @@ point_result& case_state::measure_timed(std::uint64_t bytes, const sample_spec& 
       reason = stop_reason::interrupted;
       break;
     }
-    const double value = to_metric(op(), spec);
+    const double value = op();
+    if (!std::isfinite(value) || value < 0)
+      throw std::runtime_error("a sample gave " + std::to_string(value) + ": not a usable value");
     reason = rule.add(value, clock.seconds());
     if (m_agree) {
       m_ctx.poll_peers();

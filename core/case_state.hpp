@@ -60,6 +60,10 @@ class case_state {
   // rule asks (its time limit came first) says so: extra "min_samples", the number asked.
   point_result& measure_timed(std::uint64_t bytes, const sample_spec& spec,
                               const std::function<double()>& op);
+  // `op` runs one sample and returns its value in the metric's unit, computed by itself (a
+  // bandwidth sample of fixed duration, whose bytes are counted, not fixed in advance).
+  point_result& measure_value(std::uint64_t bytes, const sample_spec& spec,
+                              const std::function<double()>& op);
 
   // A point measured by another process under this benchmark's own rules (a child run under
   // mpirun that rank 0 reported back): recorded and reported as it is, never re-measured.

@@ -6,11 +6,14 @@
 # twice). Both
 # tools write the same message size (gpubench --sizes, iperf3 -l): 128 KiB (iperf3's default)
 # and 1 MiB; gpubench's median sample duration is printed beside its rate.
-# Usage (root): scripts/compare_tcp_tools.sh [path/to/gpubench] [streams]
+# RATE=1gbit shapes the client's side of the link with tbf (what the client sends: the direction
+# both tools measure), so the link, not the machine, sets the rate both should find.
+# SIZES="1K 128K" chooses the write sizes (default 128K and 1M).
+# Usage (root): [RATE=1gbit] [SIZES=...] scripts/compare_tcp_tools.sh [path/to/gpubench] [streams]
 set -euo pipefail
 gpubench=$(realpath "${1:-build/gpubench}")
 streams=${2:-$(nproc)}
-sizes=(128K 1M)  # write sizes, the same for both tools
+read -ra sizes <<<"${SIZES:-128K 1M}"  # write sizes, the same for both tools
 for tool in ip iperf3 sockperf qperf python3; do
   command -v "$tool" >/dev/null || { echo "needs $tool (scripts/setup.sh --tests installs it)" >&2; exit 1; }
 done
@@ -30,6 +33,10 @@ cleanup() {
 trap cleanup EXIT
 srv=$NS_SRV cli=$NS_CLI srv_addr=$SRV_ADDR
 in_cli() { ip netns exec "$cli" "$@"; }
+if [[ -n ${RATE:-} ]]; then
+  in_cli tc qdisc add dev eth0 root tbf rate "$RATE" burst 256kb latency 20ms
+  echo "client side shaped: tbf $RATE"
+fi
 
 # `ip netns exec` execs the server, so $! is the server itself and cleanup can stop it.
 ip netns exec "$srv" "$gpubench" serve --bind "$srv_addr" >"$work/serve.out" 2>"$work/serve.log" & pids+=($!)

@@ -4,13 +4,13 @@
 # Exits 1 on any finding (crash, leak, undefined behaviour, timeout, an unexpected exception
 # type, a broken property) and prints the input that caused it; 2 on bad usage.
 #   scripts/fuzz.sh [SECONDS] [TARGET...]   SECONDS defaults to 30; TARGETs default to all:
-#   control_frame handshake rdma_endpoint result_file references
+#   control_frame handshake rdma_endpoint tcp_tally result_file references ...
 # Environment: FUZZ_JOBS (targets at once, default 2), FUZZ_ARGS (more libFuzzer flags),
 # CMAKE_CXX_COMPILER_LAUNCHER=ccache (faster rebuilds).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-all_targets=(control_frame handshake rdma_endpoint result_file references import_nccl_tests
+all_targets=(control_frame handshake rdma_endpoint tcp_tally result_file references import_nccl_tests
   import_nvbandwidth_text import_nvbandwidth_json import_perftest import_iperf3)
 seconds=30
 if [[ $# -gt 0 && $1 =~ ^[0-9]+$ ]]; then

@@ -31,7 +31,8 @@ nlohmann::json to_json(const point_spec& p) {
   return {{"kind", p.kind == pattern::latency ? "latency" : "bandwidth"},
           {"direction", to_string(p.dir)},
           {"bytes", p.bytes},
-          {"iterations", p.iterations}};
+          {"iterations", p.iterations},
+          {"seconds", p.seconds}};
 }
 
 point_spec point_spec_from_json(const nlohmann::json& j) {
@@ -45,6 +46,9 @@ point_spec point_spec_from_json(const nlohmann::json& j) {
     p.bytes = j.at("bytes").get<std::uint64_t>();
     p.iterations = j.at("iterations").get<std::uint64_t>();
     if (p.iterations == 0) throw std::runtime_error("zero iterations");
+    p.seconds = j.value("seconds", 0.0);
+    if (!(p.seconds >= 0 && p.seconds <= 60))
+      throw std::runtime_error("sample seconds out of range (0 to 60)");
     return p;
   } catch (const std::exception& e) {
     throw std::runtime_error(std::string("bad point specification: ") + e.what());

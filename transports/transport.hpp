@@ -14,12 +14,15 @@
 //   known at the end. Then the session tells the passive side to stop: `passive::serve` watches
 //   `point_control` (a file descriptor to poll, or a cheap non-blocking check), returns its
 //   totals, and they travel back to the client. Nothing in the data path carries sample
-//   counts; a passive side that must take part per sample (TCP acks, bidirectional streams,
-//   RDMA send receives) synchronises in-band on its own data path.
+//   counts; a passive side that must take part per sample (bidirectional streams, RDMA send
+//   receives) synchronises in-band on its own data path (TCP: on its own tally connection).
 // - A latency sample is `iterations` round trips (ping-pong); the one-way value is the round
 //   trip divided by `latency_divisor()` (2; 1 for RDMA read, where one read is the round trip).
 //   A bandwidth sample moves `iterations` messages of `bytes` per stream in the point's
-//   direction (both ways for bidir) and ends when the last one is complete at its receiver.
+//   direction (both ways for bidir) and ends when the last one is complete at its receiver;
+//   or, for a transport with counted_samples() (TCP, as iperf3 -P), its streams run for the
+//   whole point and a sample is a window of `seconds` in which every stream's delivered bytes
+//   are counted and summed, so a slow stream costs only its own bytes.
 // - Both sides count their own CPU time (getrusage of the threads that did the work, so an
 //   in-process loopback server is not counted twice) and the bytes and messages they moved;
 //   the control session adds each side's whole-machine CPU time over the point
@@ -60,6 +63,9 @@ struct point_spec {
   direction dir = direction::to_peer;  // bandwidth only
   std::uint64_t bytes = 0;             // message size
   std::uint64_t iterations = 1;        // round trips (latency) or messages per stream (bandwidth)
+  // Bandwidth samples of fixed duration (a transport with counted_samples()): seconds each;
+  // 0: every sample moves `iterations` messages per stream.
+  double seconds = 0;
 };
 nlohmann::json to_json(const point_spec& p);
 point_spec point_spec_from_json(const nlohmann::json& j);  // throws std::runtime_error if bad
@@ -161,6 +167,16 @@ class active_endpoint {
     std::string why;
   };
   virtual std::optional<size_limit> message_limit() const { return std::nullopt; }
+  // Bandwidth as iperf3 -P measures it: a transport whose streams run for the whole point and
+  // whose samples last `point_spec::seconds`, counting the bytes every stream delivered, says
+  // so here; after each run_sample() last_sample() holds what it counted.
+  virtual bool counted_samples() const { return false; }
+  struct counted_sample {
+    double seconds = 0;                       // the window, on the receiver's clock
+    std::vector<std::uint64_t> stream_bytes;  // per stream, received in the window (both ways)
+    double bytes_per_second = 0;              // all streams (and both ways for bidir)
+  };
+  virtual counted_sample last_sample() const { return {}; }
 };
 
 class passive_endpoint {

@@ -1,5 +1,7 @@
 #include "benchmarks/network/p2p_driver.hpp"
 
+#include "benchmarks/network/stream_default.hpp"
+
 #include <algorithm>
 #include <atomic>
 #include <charconv>
@@ -42,8 +44,8 @@ void check_on_error(const core::run_context& ctx) {
 
 void add_p2p_options(core::registry& r) {
   r.add_option({"streams",
-                "Parallel streams of the bandwidth cases besides 1, e.g. 4 or 2,8 (default: the "
-                "number of cores)",
+                "Parallel streams of the bandwidth cases besides 1, e.g. 4 or 2,8 (default: 1 per "
+                "10 Gbit/s of the link, 2 to 16; 4 when its speed is unknown)",
                 "", false, [](const core::run_context& ctx) { stream_counts(ctx); }});
   r.add_option({"on-error",
                 "continue (default): a failed network case is recorded and the run goes on; "
@@ -81,7 +83,7 @@ std::vector<unsigned> stream_counts(const core::run_context& ctx) {
   std::vector<unsigned> out{1};
   const auto text = ctx.option("streams");
   if (!text) {
-    out.push_back(std::max(1u, std::thread::hardware_concurrency()));
+    out.push_back(default_stream_count(ctx).count);
   } else {
     std::size_t start = 0;
     while (start <= text->size()) {
@@ -230,6 +232,53 @@ void calibrate(core::case_state& state, control::client_session& session,
   }
 }
 
+// A point of an endpoint with counted samples (TCP, as iperf3 -P): its streams run for the
+// whole point, each sample is a window of `target.seconds` in which the bytes every stream
+// delivered are summed; one window before the first sample is the warm-up. The point's extra
+// gets each stream's share of the bytes of all its samples, the least and the most.
+core::point_result& run_counted_point(core::case_state& state, control::client_session& session,
+                                      transports::point_spec spec, unsigned streams,
+                                      const sample_target& target) {
+  spec.seconds = target.seconds;
+  spec.iterations = 1;
+  core::sample_spec sample;
+  const auto& rule = state.definition().criteria;
+  sample.point_limit_s = bandwidth_point_limit_s(target.seconds, rule.min_samples, rule.timeout);
+  auto& endpoint = session.endpoint();
+  std::vector<double> stream_bytes(streams, 0);
+  std::vector<double> windows;
+  session.begin_point(spec);
+  endpoint.run_sample();
+  auto& point = state.measure_value(spec.bytes, sample, [&] {
+    endpoint.run_sample();
+    const auto c = endpoint.last_sample();
+    if (c.stream_bytes.size() != streams)
+      throw std::logic_error(
+          fmt::format("a sample counted {} streams of {}", c.stream_bytes.size(), streams));
+    for (std::size_t i = 0; i < streams; ++i)
+      stream_bytes[i] += static_cast<double>(c.stream_bytes[i]);
+    windows.push_back(c.seconds);
+    return c.bytes_per_second / 1e9;
+  });
+  add_costs(point, session.end_point());
+  double total = 0;
+  for (const double b : stream_bytes)
+    total += b;
+  if (total > 0) {
+    const double fair = total / static_cast<double>(streams);
+    const auto [lo, hi] = std::minmax_element(stream_bytes.begin(), stream_bytes.end());
+    point.extra["stream_share_min"] = *lo / fair;
+    point.extra["stream_share_max"] = *hi / fair;
+  }
+  std::sort(windows.begin(), windows.end());
+  const double window = windows.empty() ? target.seconds : windows[windows.size() / 2];
+  point.extra["sample_seconds"] = window;
+  point.extra["bytes_per_sample"] = point.stats.median * 1e9 * window;
+  point.extra["messages_per_sample"] =
+      point.stats.median * 1e9 * window / static_cast<double>(spec.bytes);
+  return point;
+}
+
 }  // namespace
 
 void run_bandwidth_points(core::case_state& state, p2p_link& link, transports::direction dir,
@@ -246,6 +295,12 @@ void run_bandwidth_points(core::case_state& state, p2p_link& link, transports::d
     spec.kind = transports::pattern::bandwidth;
     spec.dir = dir;
     spec.bytes = size;
+    if (session.endpoint().counted_samples()) {
+      auto& point = run_counted_point(state, session, spec, streams, target);
+      point.extra["gbit_per_s"] = point.stats.median * 8;
+      point.extra["message_rate_mpps"] = point.stats.median * 1e3 / static_cast<double>(size);
+      continue;
+    }
     sample_calibration cal(target, size);
     calibrate(state, session, spec, cal);
     spec.iterations = cal.messages();

@@ -60,7 +60,8 @@ std::string peer_param(const core::run_context& ctx);
 void check_p2p_options(const core::run_context& ctx);
 // --busy-poll on|off; throws core::usage_error otherwise.
 bool busy_poll_requested(const core::run_context& ctx);
-// 1 and the --streams counts (default: the number of cores), sorted, without repeats.
+// 1 and the --streams counts (default: default_stream_count, stream_default.hpp), sorted, without
+// repeats.
 std::vector<unsigned> stream_counts(const core::run_context& ctx);
 
 // Runs a case body: a failure gets the benchmark, case and peer in its message and, with
@@ -75,7 +76,11 @@ void run_latency_points(core::case_state& state, p2p_link& link);
 void run_latency_points(core::case_state& state, p2p_link& link,
                         const std::vector<std::uint64_t>& sizes);
 
-// One bandwidth point per size: `dir` and the case's streams. Before each point, calibration
+// One bandwidth point per size: `dir` and the case's streams. An endpoint with counted samples
+// (TCP) runs its streams for the whole point and each sample is a window of `target.seconds`
+// in which every stream's delivered bytes are summed, as iperf3 -P does; the point's extra gets
+// the least and the most share of a stream (stream_share_min, stream_share_max: a stream's
+// bytes over an equal split). Otherwise, before each point, calibration
 // probes (sample_sizing.hpp, the point's warm-up) measure the rate, and each sample then moves
 // what lasts `target.seconds` at that rate, raised to the target's floors; bytes per sample are
 // the messages of all streams (both ways for bidir). The point's extra gets the message rate

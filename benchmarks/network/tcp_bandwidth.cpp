@@ -1,8 +1,8 @@
 // net.tcp.bandwidth: TCP streaming from 4 KiB to 4 MiB messages, to and from the peer and
 // both ways at once, on 1 stream and on N parallel streams, with the CPU cost of both sides.
 #include "benchmarks/network/p2p_driver.hpp"
+#include "benchmarks/network/stream_default.hpp"
 #include "core/registry.hpp"
-#include "transports/tcp/socket_buffers.hpp"
 #include "transports/tcp/tcp_transport.hpp"
 
 namespace gpubench::benchmarks::network {
@@ -16,10 +16,9 @@ void register_net_tcp_bandwidth(core::registry& r) {
   def.description = "TCP streaming bandwidth, to/from the peer and bidirectional, 1 and N streams";
   def.metric = core::bandwidth_metric();
   def.sizes = {4u << 10, 4u << 20, 1u << 20};
-  // A sample lasts about 50 ms at the calibrated rate (run_bandwidth_points), so a point takes
-  // its 5 samples in about 0.25 s and stops at 0.4 s when the rate keeps moving; samples
-  // raised towards 100 ms (large socket buffers) get a longer limit, 1.5 x 5 samples
-  // (bandwidth_point_limit_s). Calibration probes are the warm-up, so the runner adds none.
+  // A sample is a window of 50 ms in which every stream's delivered bytes are summed (as
+  // iperf3 -P), after one window of warm-up; a point takes its 5 samples in about 0.25 s and
+  // stops at 0.4 s when the rate keeps moving.
   def.criteria.min_samples = 5;
   def.criteria.min_time = 0.2;
   def.criteria.max_noise = 0.02;
@@ -27,12 +26,20 @@ void register_net_tcp_bandwidth(core::registry& r) {
   def.criteria.warmup_samples = 0;
   def.cases = [](const core::run_context& ctx) {
     network::check_p2p_options(ctx);
-    std::vector<nlohmann::json> streams;
+    // The default count says how it was chosen in the case's params ("streams_rule").
+    std::optional<network::default_streams> chosen;
+    if (!ctx.option("streams")) chosen = network::default_stream_count(ctx);
+    std::vector<nlohmann::json> cases;
     for (const unsigned n : network::stream_counts(ctx))
-      streams.emplace_back(n);
-    return core::cartesian({{"peer", {network::peer_param(ctx)}},
-                            {"streams", streams},
-                            {"direction", {"to_peer", "from_peer", "bidir"}}});
+      for (const char* dir : {"to_peer", "from_peer", "bidir"}) {
+        nlohmann::json p = {{"peer", network::peer_param(ctx)},
+                            {"streams", n},
+                            {"direction", dir},
+                            {"nodelay", false}};  // Nagle on, as iperf3 without -N
+        if (chosen && n == chosen->count && n > 1) p["streams_rule"] = chosen->rule;
+        cases.push_back(std::move(p));
+      }
+    return cases;
   };
   def.body = [](core::case_state& state) {
     const auto& params = state.params();
@@ -44,10 +51,10 @@ void register_net_tcp_bandwidth(core::registry& r) {
       network::run_bandwidth_points(
           state, link, transports::parse_direction(params.at("direction").get<std::string>()),
           params.at("streams").get<unsigned>(), [] {
-            // A sample also moves more than one stream's socket buffers can hold, as far as
-            // the 100 ms cap allows: otherwise it measures how fast the buffers fill.
+            // The streams run for the whole point; a sample is a window of this many seconds
+            // on the receiver's clock, in which every stream's bytes are counted.
             network::sample_target t;
-            t.floor_bytes = transports::tcp::socket_buffer_bytes();
+            t.seconds = 0.05;
             return t;
           }());
     });

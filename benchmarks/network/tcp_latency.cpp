@@ -23,7 +23,8 @@ void register_net_tcp_latency(core::registry& r) {
   def.criteria.warmup_samples = 100;
   def.cases = [](const core::run_context& ctx) {
     network::check_p2p_options(ctx);  // a bad value stops the run before anything runs
-    return std::vector<nlohmann::json>{{{"peer", network::peer_param(ctx)}, {"streams", 1}}};
+    return std::vector<nlohmann::json>{
+        {{"peer", network::peer_param(ctx)}, {"streams", 1}, {"nodelay", true}}};
   };
   def.body = [](core::case_state& state) {
     const std::string peer = state.params().at("peer").get<std::string>();

@@ -37,23 +37,27 @@ assert any("p99_9" in p["stats"] for p in lat["points"]), "no latency point reac
 durations = []
 for c in tcp:
     if c["benchmark"] != "net.tcp.bandwidth":
+        assert c["params"]["nodelay"] is True and c["context"]["nodelay"] is True, c["params"]
         continue
-    ways = 2 if c["params"]["direction"] == "bidir" else 1
+    assert c["params"]["nodelay"] is False and c["context"]["nodelay"] is False, c["params"]
     for p in c["points"]:
         e = p["extra"]
         durations.append(e["sample_seconds"])
-        assert e["bytes_per_sample"] == e["messages_per_sample"] * p["bytes"], e
-        assert e["messages_per_sample"] % (ways * c["params"]["streams"]) == 0, e
-        assert e["calibration_probes"] >= 2, e
+        assert abs(e["bytes_per_sample"] - e["messages_per_sample"] * p["bytes"]) <= 1e-6 * e["bytes_per_sample"], e
+        # Every stream is counted: the shares of an equal split bracket 1 (1 and 1 for one
+        # stream). On loopback a busy host's scheduler may starve one stream's thread, so its
+        # share may be anything down to 0.
+        assert 0 <= e["stream_share_min"] <= 1 + 1e-9 and e["stream_share_max"] >= 1 - 1e-9, e
+        if c["params"]["streams"] == 1:
+            assert e["stream_share_min"] == e["stream_share_max"] == 1, e
         # A point its time limit cut short of the rule's 5 samples says so; others do not.
         if len(p["samples"]) < 5:
             assert e.get("min_samples") == 5, (c["params"], p["bytes"], len(p["samples"]), e)
         else:
             assert "min_samples" not in e, e
-# Sized from the calibrated rate (about 50 ms), not a fixed 8 MiB burst of a few ms; single
-# points may read short on a loaded host, so the median over the points is checked.
+# Samples are windows of 50 ms on the receiver's clock, not a fixed burst of a few ms.
 durations.sort()
-assert durations[len(durations) // 2] > 0.02, durations
+assert durations[len(durations) // 2] > 0.04, durations
 dirs = {(c["params"]["direction"], c["params"]["streams"]) for c in tcp if c["benchmark"] == "net.tcp.bandwidth"}
 assert dirs == {(d, s) for d in ("to_peer", "from_peer", "bidir") for s in (1, 2)}, dirs
 PY

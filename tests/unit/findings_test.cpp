@@ -274,6 +274,36 @@ TEST(FindingRules, SingleStreamFarBelowWhereSeveralReachLine) {
   EXPECT_TRUE(single_stream_rule(f, {}).empty());
 }
 
+TEST(FindingRules, StreamHeldBackSelectsByKindAndStreams) {
+  core::result_file f;
+  auto held = net("net.tcp.bandwidth", {{"streams", 4}, {"direction", "to_peer"}}, 1 << 20, 0.11);
+  held.points[0].extra["stream_share_min"] = 0.2;
+  held.points[0].extra["stream_share_max"] = 1.3;
+  auto fair = held;
+  fair.points[0].extra["stream_share_min"] = 0.6;  // uneven, but not held back
+  auto single = held;
+  single.params["streams"] = 1;  // one stream has no share to miss
+  auto copies = bw_case("memory.host.copy", {{"streams", 4}}, 10.0);
+  copies.points[0].extra["stream_share_min"] = 0.1;  // not a network case
+  auto loopback = held;
+  loopback.context["interface"] = "lo";  // no link crossed: the scheduler starves streams there
+  f.results = {held, fair, single, copies, loopback};
+  auto fs = stream_share_rule(f, {});
+  ASSERT_EQ(fs.size(), 1u);
+  EXPECT_EQ(fs[0].rule, "net.stream_held_back");
+  EXPECT_EQ(fs[0].subject, "tcp streams");
+  EXPECT_NE(fs[0].title.find("20 %"), std::string::npos) << fs[0].title;
+  EXPECT_NE(fs[0].evidence.find("the least stream 0.20 and the most 1.30"), std::string::npos)
+      << fs[0].evidence;
+  // Any network transport that records shares, by its kind: RDMA queue pairs too.
+  auto qps = net("net.rdma.bandwidth", {{"streams", 8}}, 1 << 20, 5.0);
+  qps.points[0].extra["stream_share_min"] = 0.3;
+  f.results = {qps};
+  fs = stream_share_rule(f, {});
+  ASSERT_EQ(fs.size(), 1u);
+  EXPECT_EQ(fs[0].subject, "rdma streams");
+}
+
 TEST(FindingRules, MtuOnFastLinksAndRoce) {
   core::result_file f;
   f.results.push_back(net("net.tcp.bandwidth", {}, 1 << 20, 5,

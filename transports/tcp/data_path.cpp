@@ -138,4 +138,49 @@ void pump(int fd, std::span<const std::byte> send_buf, std::uint64_t message,
   }
 }
 
+void stream_until(const std::atomic<bool>& stop, int fd, std::span<const std::byte> send_buf,
+                  std::uint64_t message, bool send, std::span<std::byte> recv_buf, bool receive,
+                  stream_counters& counters, std::chrono::milliseconds idle_timeout,
+                  const std::string& what) {
+  constexpr int stop_check_ms = 50;
+  std::uint64_t sent = 0;
+  core::stopwatch idle;
+  while (!stop.load(std::memory_order_relaxed)) {
+    bool progress = false;
+    if (send) {
+      const std::uint64_t n = std::min({message - sent % message, std::uint64_t{send_buf.size()}});
+      const ssize_t r = ::send(fd, send_buf.data(), n, MSG_NOSIGNAL | MSG_DONTWAIT);
+      if (r > 0) {
+        sent += static_cast<std::uint64_t>(r);
+        counters.sent.fetch_add(static_cast<std::uint64_t>(r), std::memory_order_relaxed);
+        progress = true;
+      } else if (r < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) {
+        fail(what, errno);
+      }
+    }
+    if (receive) {
+      const ssize_t r = ::recv(fd, recv_buf.data(), recv_buf.size(), MSG_DONTWAIT);
+      if (r > 0) {
+        counters.received.fetch_add(static_cast<std::uint64_t>(r), std::memory_order_relaxed);
+        progress = true;
+      } else if (r == 0) {
+        closed(what);
+      } else if (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) {
+        fail(what, errno);
+      }
+    }
+    if (progress) {
+      idle = core::stopwatch();
+      continue;
+    }
+    if (idle.seconds() * 1e3 > static_cast<double>(idle_timeout.count()))
+      throw net::socket_error(
+          fmt::format("{}: no progress for {:.1f} s ({} bytes sent, {} received on this stream)",
+                      what, static_cast<double>(idle_timeout.count()) / 1e3, counters.sent.load(),
+                      counters.received.load()));
+    pollfd p{fd, static_cast<short>((send ? POLLOUT : 0) | (receive ? POLLIN : 0)), 0};
+    if (::poll(&p, 1, stop_check_ms) < 0 && errno != EINTR) fail(what, errno);
+  }
+}
+
 }  // namespace gpubench::transports::tcp

@@ -3,11 +3,14 @@
 // once for streaming. Every wait is bounded; errors name the operation and the peer.
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <span>
 #include <string>
+
+#include "transports/tcp/tally.hpp"
 
 namespace gpubench::transports::tcp {
 
@@ -33,5 +36,14 @@ void recv_exact(int fd, std::span<std::byte> data, wait_mode mode,
 void pump(int fd, std::span<const std::byte> send_buf, std::uint64_t message,
           std::uint64_t send_total, std::span<std::byte> recv_buf, std::uint64_t recv_total,
           std::chrono::milliseconds idle_timeout, const std::string& what);
+
+// On a non-blocking socket, until `stop` is set: sends messages of at most `message` bytes per
+// call from `send_buf` when `send` (a call never crosses a message boundary), receives into
+// `recv_buf` when `receive`, and adds what moved to `counters` as it moves. Looks at `stop` at
+// least every 50 ms; fails after `idle_timeout` without progress, or when the peer closes.
+void stream_until(const std::atomic<bool>& stop, int fd, std::span<const std::byte> send_buf,
+                  std::uint64_t message, bool send, std::span<std::byte> recv_buf, bool receive,
+                  stream_counters& counters, std::chrono::milliseconds idle_timeout,
+                  const std::string& what);
 
 }  // namespace gpubench::transports::tcp

@@ -1,12 +1,16 @@
-// The client side of a TCP case: drives ping-pong and streaming samples.
+// The client side of a TCP case: drives ping-pong samples, and streams that run for the whole
+// of a bandwidth point, sampled in windows of fixed duration (the receiver's byte counts).
 #include <algorithm>
+#include <atomic>
 #include <memory>
 
 #include <fmt/format.h>
 
+#include "core/timer.hpp"
 #include "transports/net/interface_info.hpp"
 #include "transports/tcp/data_path.hpp"
 #include "transports/tcp/stream_team.hpp"
+#include "transports/tcp/tally.hpp"
 #include "transports/tcp/tcp_transport.hpp"
 
 namespace gpubench::transports::tcp {
@@ -24,7 +28,7 @@ class tcp_active final : public active_endpoint {
         m_params(setup.params),
         m_timeout(setup.io_timeout),
         m_peer(setup.oob->peer_name()),
-        m_fds(connect_streams(setup, m_settings.streams)) {
+        m_links(connect_streams(setup, m_settings.streams)) {
     for (auto& fd : m_fds)
       if (m_settings.busy_poll) m_kernel_busy_poll = net::set_busy_poll(fd.get(), 50);
     m_local = net::local_host(m_fds.front().get());
@@ -32,11 +36,22 @@ class tcp_active final : public active_endpoint {
     if (m_fds.size() > 1) m_team = std::make_unique<stream_team>(m_fds.size());
   }
 
+  ~tcp_active() override {
+    // Streams still running (a sample failed): they end at the flag, then the team joins.
+    m_stop = true;
+    m_team.reset();
+  }
+  tcp_active(const tcp_active&) = delete;
+  tcp_active& operator=(const tcp_active&) = delete;
+
   nlohmann::json describe() const override {
-    nlohmann::json j = {{"transport", "tcp"},
-                        {"local_address", m_local},
-                        {"streams", m_fds.size()},
-                        {"nodelay", true}};
+    nlohmann::json j = {
+        {"transport", "tcp"}, {"local_address", m_local}, {"streams", m_fds.size()}};
+    // Described before any point: the case's setting, or the rule that decides per point.
+    if (m_settings.nodelay)
+      j["nodelay"] = *m_settings.nodelay;
+    else
+      j["nodelay"] = "latency points only";
     // How this side waits for data, the counterpart of RDMA's poll | event: CPU cost is only
     // comparable between like modes. Bandwidth always blocks in poll(); latency spins with
     // --busy-poll on.
@@ -59,10 +74,14 @@ class tcp_active final : public active_endpoint {
     if (latency && m_fds.size() != 1)
       throw std::runtime_error("a latency case uses one stream, this case has " +
                                std::to_string(m_fds.size()));
+    if (!latency && !(spec.seconds > 0))
+      throw std::runtime_error("a TCP bandwidth point needs samples of fixed duration");
     const bool spin = latency && m_settings.busy_poll;
+    const bool nodelay = nodelay_for(m_settings, spec.kind);
     for (auto& fd : m_fds) {
       net::set_nonblocking(fd.get(), !latency || spin);
       set_io_timeout(fd.get(), m_timeout);
+      set_nodelay(fd.get(), nodelay);
     }
     const std::size_t size = std::max<std::size_t>(spec.bytes, 1);
     m_send.assign(size, std::byte{0x5a});
@@ -76,6 +95,9 @@ class tcp_active final : public active_endpoint {
                                : fmt::format("stream {} ({}, {} B messages) with peer {}", i,
                                              to_string(spec.dir), spec.bytes, m_peer));
     m_bytes = m_messages = 0;
+    m_counters = std::vector<stream_counters>(m_fds.size());
+    m_streaming = false;
+    if (!latency && !m_team) m_team = std::make_unique<stream_team>(m_fds.size());
     m_cpu_start = cpu_usage::this_thread();
     if (m_team) m_team->take_cpu();
   }
@@ -85,26 +107,27 @@ class tcp_active final : public active_endpoint {
       ping_pong();
       return;
     }
-    if (m_team) {
-      m_team->start([this](std::size_t i) { stream_sample(i); });
-      while (!m_team->wait_for(std::chrono::milliseconds(1000))) {
-      }
-    } else {
-      stream_sample(0);
-    }
-    const std::uint64_t per_stream = m_spec.dir == direction::bidir ? 2 : 1;
-    m_messages += per_stream * m_spec.iterations * m_fds.size();
-    m_bytes += per_stream * m_spec.iterations * m_spec.bytes * m_fds.size();
+    if (!m_streaming) start_streams();
+    const auto window = std::chrono::duration_cast<std::chrono::milliseconds>(
+        std::chrono::duration<double>(m_spec.seconds));
+    // The wait for the window is the wait for the streams: one that fails ends it at once.
+    if (m_team->wait_for(window))
+      throw net::socket_error(m_what.front() + ": the data streams ended before the point did");
+    take_marks();
   }
 
   point_totals finish() override {
     point_totals t;
+    if (m_spec.kind == pattern::bandwidth) end_streams();
     t.cpu = cpu_usage::this_thread() - m_cpu_start;
     if (m_team) t.cpu += m_team->take_cpu();
     t.bytes = m_bytes;
     t.messages = m_messages;
     return t;
   }
+
+  bool counted_samples() const override { return true; }
+  counted_sample last_sample() const override { return m_last; }
 
  private:
   void ping_pong() {
@@ -121,22 +144,83 @@ class tcp_active final : public active_endpoint {
     m_messages += 2 * m_spec.iterations;
   }
 
-  // One stream's share of a sample; the passive side acknowledges what it received with one
-  // byte after it, so the sample ends when the data is at its receiver, not in a buffer.
-  void stream_sample(std::size_t i) {
-    const int fd = m_fds[i].get();
-    const std::uint64_t total = m_spec.iterations * m_spec.bytes;
-    const std::string& what = m_what[i];
-    switch (m_spec.dir) {
-      case direction::to_peer:
-        pump(fd, m_send, m_spec.bytes, total, m_recv[i], 1, m_timeout, what);
-        break;
-      case direction::from_peer:
-        pump(fd, m_send, 1, 1, m_recv[i], total, m_timeout, what);
-        break;
-      case direction::bidir:
-        pump(fd, m_send, m_spec.bytes, total, m_recv[i], total + 1, m_timeout, what);
-        break;
+  bool sends() const { return m_spec.dir != direction::from_peer; }
+  bool receives() const { return m_spec.dir != direction::to_peer; }
+
+  // Every stream runs until end_streams(); a failing stream stops the others.
+  void start_streams() {
+    m_stop = false;
+    m_team->start([this](std::size_t i) {
+      try {
+        stream_until(m_stop, m_fds[i].get(), m_send, m_spec.bytes, sends(), m_recv[i], receives(),
+                     m_counters[i], m_timeout, m_what[i]);
+      } catch (...) {
+        m_stop = true;
+        throw;
+      }
+    });
+    m_streaming = true;
+    mark(m_local_mark, m_remote_mark);
+  }
+
+  void mark(tally_mark& local, tally_mark& remote) {
+    if (sends()) remote = request_mark(m_links.tally.get(), m_fds.size(), m_timeout, m_tally_what);
+    if (receives()) local = local_mark(m_counters);
+  }
+
+  // The window since the last marks: each receiver's bytes over its own clock, summed.
+  void take_marks() {
+    tally_mark local, remote;
+    mark(local, remote);
+    counted_sample c;
+    c.stream_bytes.assign(m_fds.size(), 0);
+    const auto add = [&](const tally_mark& from, const tally_mark& to) {
+      const window_delta d = delta(from, to);
+      std::uint64_t sum = 0;
+      for (std::size_t i = 0; i < d.bytes.size(); ++i) {
+        c.stream_bytes[i] += d.bytes[i];
+        sum += d.bytes[i];
+      }
+      c.bytes_per_second += static_cast<double>(sum) / d.seconds;
+      c.seconds = std::max(c.seconds, d.seconds);
+    };
+    if (sends()) add(m_remote_mark, remote);
+    if (receives()) add(m_local_mark, local);
+    m_remote_mark = std::move(remote);
+    m_local_mark = std::move(local);
+    m_last = std::move(c);
+  }
+
+  // Stops the streams and drains them: the server is told what this side sent on each stream
+  // and takes all of it in; it answers with what it sent, which this side then takes in, so
+  // the next point starts on empty connections.
+  void end_streams() {
+    if (m_streaming) {
+      m_stop = true;
+      const core::stopwatch clock;
+      while (!m_team->wait_for(std::chrono::milliseconds(100)))
+        if (clock.seconds() * 1e3 > 2.0 * static_cast<double>(m_timeout.count()))
+          throw net::socket_error(m_what.front() + ": a data stream did not stop");
+      m_streaming = false;
+    }
+    std::vector<std::uint64_t> sent;
+    for (const auto& c : m_counters)
+      sent.push_back(c.sent.load());
+    const auto theirs = request_end(m_links.tally.get(), sent, m_timeout, m_tally_what);
+    std::vector<std::byte> none;
+    for (std::size_t i = 0; i < m_fds.size(); ++i) {
+      const std::uint64_t got = m_counters[i].received.load();
+      if (theirs[i] < got)
+        throw net::socket_error(fmt::format("{}: the server sent {} bytes, this side received {}",
+                                            m_what[i], theirs[i], got));
+      pump(m_fds[i].get(), none, 1, 0, m_recv[i], theirs[i] - got, m_timeout, m_what[i]);
+      m_counters[i].received = theirs[i];
+    }
+    for (const auto& c : m_counters) {
+      const std::uint64_t moved = c.sent.load() + c.received.load();
+      m_bytes += moved;
+      m_messages += (c.sent.load() + m_spec.bytes - 1) / m_spec.bytes +
+                    (c.received.load() + m_spec.bytes - 1) / m_spec.bytes;
     }
   }
 
@@ -144,7 +228,9 @@ class tcp_active final : public active_endpoint {
   nlohmann::json m_params;
   std::chrono::milliseconds m_timeout;
   std::string m_peer;
-  std::vector<net::unique_fd> m_fds;
+  stream_set m_links;
+  std::vector<net::unique_fd>& m_fds = m_links.data;
+  std::string m_tally_what = "asking peer " + m_peer + " for its byte counts";
   bool m_kernel_busy_poll = false;
   std::string m_local;
   std::optional<net::interface_info> m_interface;
@@ -154,6 +240,11 @@ class tcp_active final : public active_endpoint {
   std::vector<std::vector<std::byte>> m_recv;
   std::vector<std::string> m_what;  // per stream: what an error message says was going on
   std::uint64_t m_bytes = 0, m_messages = 0;
+  std::vector<stream_counters> m_counters;
+  std::atomic<bool> m_stop{false};
+  bool m_streaming = false;
+  tally_mark m_local_mark, m_remote_mark;  // the marks that began the current window
+  counted_sample m_last;
   cpu_usage m_cpu_start;
 };
 

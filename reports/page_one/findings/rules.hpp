@@ -26,6 +26,7 @@
   X("net.tcp_single_stream", single_stream_rule)   \
   X("net.mtu_small", mtu_rule)                     \
   X("net.tcp_retransmits", tcp_retransmits_rule)   \
+  X("net.stream_held_back", stream_share_rule)     \
   X("net.rdma_vs_tcp", rdma_vs_tcp_rule)
 
 namespace gpubench::reports::page_one::findings {
