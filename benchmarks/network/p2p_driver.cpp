@@ -260,7 +260,7 @@ core::point_result& run_counted_point(core::case_state& state, control::client_s
     windows.push_back(c.seconds);
     return c.bytes_per_second / 1e9;
   });
-  add_costs(point, session.end_point());
+  add_cpu_costs(point, session.end_point());
   double total = 0;
   for (const double b : stream_bytes)
     total += b;
