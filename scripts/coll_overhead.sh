@@ -47,9 +47,12 @@ tmp, low, high, rate, bursts, ops = sys.argv[1], float(sys.argv[2]), float(sys.a
 bad = 0
 for burst in bursts:
     print(f"\ntbf {rate}, burst {burst}: busbw GB/s, gpubench / plain loop (20 ops, median of 5 runs)")
-    print(f"{'operation':>15} {'bytes':>10} {'plain':>8} {'gpubench':>9} {'ratio':>7} {'ops/sample':>10}  marks")
+    print(f"{'operation':>15} {'bytes':>10} {'plain':>8} {'gpubench':>9} {'ratio':>7} {'ops/sample':>10} "
+          f"{'plain runs':>15} {'gpubench samples':>17}  marks")
     for op in ops:
-        plain = {int(b): float(v) for b, v in (l.split() for l in open(f"{tmp}/plain-{burst}-{op}.txt") if l.strip())}
+        rows = [l.split() for l in open(f"{tmp}/plain-{burst}-{op}.txt")]
+        plain = {int(f[0]): float(f[1]) for f in rows if f}
+        runs = {int(f[0]): [float(v) for v in f[2:]] for f in rows if f}
         doc = json.load(open(f"{tmp}/g-{burst}-{op}.json"))
         cases = [c for c in doc["results"] if c.get("kind", {}).get("operation") == op
                  and c["params"].get("nodes") == 4 and c["status"] == "ok"]
@@ -64,8 +67,10 @@ for burst in bursts:
             if "min_iterations" in x: marks.append("cut"); bad += 1
             if "min_samples" in x: marks.append("short")
             if not low <= ratio <= high: marks.append("outside"); bad += 1
-            print(f"{op:>15} {p['bytes']:>10} {ref:>8.4f} {p['stats']['median']:>9.4f} {ratio:>7.3f} "
-                  f"{x.get('iterations_per_sample', 0):>10}  {' '.join(marks)}")
+            r, st = runs.get(p["bytes"]) or [ref], p["stats"]
+            print(f"{op:>15} {p['bytes']:>10} {ref:>8.4f} {st['median']:>9.4f} {ratio:>7.3f} "
+                  f"{x.get('iterations_per_sample', 0):>10} {min(r):>7.4f}-{max(r):<7.4f} "
+                  f"{st['min']:>8.4f}-{st['max']:<8.4f}  {' '.join(marks)}")
 print(f"\n{'every ratio within' if not bad else 'MISSED:'} {low}..{high}" + (f" ({bad} miss(es) or cut point(s))" if bad else ""))
 sys.exit(1 if bad else 0)
 PY

@@ -2,8 +2,8 @@
  * (float32, out of place) as a user would write it, with no harness, timed the way nccl-tests
  * times it: per size a few warm-up calls, then RUNS runs of ITERS calls back to back, each
  * after one barrier, timed on every rank and averaged over the ranks (nccl-tests' default,
- * for every collective, broadcast included); it prints "bytes busbw_GBps" per size, the
- * median of the runs. The sizes and bus factors follow nccl-tests' conventions
+ * for every collective, broadcast included); it prints "bytes busbw_GBps run1 run2 ..." per
+ * size: the median of the runs, then each run's busbw in the order they ran. The sizes and bus factors follow nccl-tests' conventions
  * (doc/PERFORMANCE.md), written here on their own: the message is the whole buffer for
  * allreduce, broadcast and send/recv, the gathered (all-gather) or reduced (reduce-scatter)
  * buffer of n blocks, and one rank's whole send buffer for all-to-all.
@@ -73,10 +73,16 @@ int main(int argc, char** argv) {
       MPI_Allreduce(&t, &sum, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
       busbw[r] = (double)count * 4 / (sum / size) / 1e9 * factor(op, size);
     }
-    qsort(busbw, (size_t)runs, sizeof busbw[0], by_value);
+    double sorted[100];
+    memcpy(sorted, busbw, sizeof(double) * (size_t)runs);
+    qsort(sorted, (size_t)runs, sizeof sorted[0], by_value);
     const double median =
-        runs % 2 ? busbw[runs / 2] : (busbw[runs / 2 - 1] + busbw[runs / 2]) / 2;
-    if (rank == 0) printf("%ld %.6f\n", (long)count * 4, median);
+        runs % 2 ? sorted[runs / 2] : (sorted[runs / 2 - 1] + sorted[runs / 2]) / 2;
+    if (rank == 0) {
+      printf("%ld %.6f", (long)count * 4, median);
+      for (int r = 0; r < runs; ++r) printf(" %.6f", busbw[r]);
+      printf("\n");
+    }
   }
   free(send);
   free(recv);
