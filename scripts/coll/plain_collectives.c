@@ -1,6 +1,6 @@
 /* The reference for scripts/coll_overhead.sh: a plain MPI timing loop of one collective
  * (float32, out of place) as a user would write it, with no harness, timed the way nccl-tests
- * times it: per size a few warm-up calls, then RUNS runs of ITERS calls back to back, each
+ * times it: per size a warm-up (a few calls and one untimed run), then RUNS runs of ITERS calls back to back, each
  * after one barrier, timed on every rank and averaged over the ranks (nccl-tests' default,
  * for every collective, broadcast included); it prints "bytes busbw_GBps run1 run2 ..." per
  * size: the median of the runs, then each run's busbw in the order they ran. The sizes and bus factors follow nccl-tests' conventions
@@ -64,7 +64,12 @@ int main(int argc, char** argv) {
     int count = (int)(bytes / 4);
     if (strcmp(op, "allreduce") && strcmp(op, "broadcast") && strcmp(op, "sendrecv"))
       count = count / size * size; /* n blocks */
+    /* Warm-up, untimed: a few calls, then one run of ITERS after a barrier, so the first
+     * timed run meets warm connections (TCP's congestion window opened), as gpubench's
+     * warm-up samples do; otherwise the first size measures the start-up. */
     for (int i = 0; i < 3; ++i) run(op, send, recv, count, rank, size);
+    MPI_Barrier(MPI_COMM_WORLD);
+    for (int i = 0; i < iters; ++i) run(op, send, recv, count, rank, size);
     for (int r = 0; r < runs; ++r) {
       MPI_Barrier(MPI_COMM_WORLD);
       const double t0 = MPI_Wtime();
