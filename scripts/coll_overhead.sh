@@ -1,45 +1,76 @@
 #!/usr/bin/env bash
-# Performance check (a script, not a timed test): on a 4-host network-namespace cluster, for
-# every collective (or those in $OPS), gpubench's MPI busbw at 4 nodes against a plain MPI
-# timing loop of the same call on the same launch shape and sizes (scripts/coll/
-# plain_collectives.c). The harness must cost nothing measurable: prints the ratio per size
-# (target: 0.98 or more) and the lowest ratio of each operation.
-# Usage (as root): scripts/coll_overhead.sh [build/gpubench] [RATE, e.g. 1gbit] [MIN] [MAX]
+# Performance check (a script, not a timed test): on a 4-host network-namespace cluster whose
+# links are shaped with tbf to RATE, for every collective (or those in $OPS), gpubench's MPI
+# busbw at 4 nodes against a plain MPI loop of the same call timed as nccl-tests times it
+# (scripts/coll/plain_collectives.c: 20 calls back to back after one barrier, the time per
+# call averaged over the ranks, the median of 5 runs), on the same launch shape and sizes.
+# Runs once per tbf burst in $BURSTS (default "256kb 4mb": a small bucket, and one that holds
+# several messages, whose refill during idle gaps favours whoever leaves gaps), the plain loop
+# and gpubench of each operation one after the other. Prints the ratio per operation and size
+# and whether any gpubench point was cut (fewer than 20 operations per sample) or short (fewer
+# samples than the rule asks). Exit 0 when every ratio is within LOW..HIGH (0.97..1.03) and no
+# point was cut, 1 otherwise, 2 on bad usage, 77 when it cannot run (not root, no mpirun or tc).
+# Usage (as root): scripts/coll_overhead.sh [build/gpubench] [RATE (1gbit)] [MIN (1M)] [MAX (16M)] [STEP (4)]
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 gpubench=$(realpath "${1:-$root/build/gpubench}")
 rate=${2:-1gbit}
 min=${3:-1048576}
-max=${4:-4194304}
-[[ $(id -u) -eq 0 ]] || { echo "coll_overhead: needs root (network namespaces)" >&2; exit 2; }
+max=${4:-16777216}
+step=${5:-4}
+low=${LOW:-0.97}
+high=${HIGH:-1.03}
+[[ $min =~ ^[0-9]+$ && $max =~ ^[0-9]+$ && $step =~ ^[0-9]+$ ]] ||
+  { echo "coll_overhead: MIN, MAX and STEP are byte counts and a factor (integers)" >&2; exit 2; }
+[[ -x $gpubench ]] || { echo "coll_overhead: no $gpubench (build it first)" >&2; exit 2; }
 source "$root/tests/integration/coll_netns_lib.sh"
-prefix="gbco-$$"
-tmp=$(mktemp -d)
-trap 'mpi_netns_down; rm -rf "$tmp"' EXIT
+mpi_netns_begin gbco tc
 mpicc -O2 -o "$tmp/plain" "$root/scripts/coll/plain_collectives.c"
-mpi_netns_up 4 "$rate"  # and the rsh agent, $tmp/agent
-printf '198.18.6.%d slots=1\n' 1 2 3 4 >"$tmp/hosts"
-launch=(ip netns exec "$prefix-h1" mpirun --allow-run-as-root -np 4 --hostfile "$tmp/hosts"
-  --mca plm_rsh_agent "$tmp/agent" --mca oob_tcp_if_include 198.18.6.0/24
-  --mca btl_tcp_if_include 198.18.6.0/24 --mca btl self,vader,tcp --mca mpi_yield_when_idle 1)
 ops=${OPS:-allreduce allgather reduce_scatter alltoall broadcast sendrecv}
-for op in $ops; do
-  "${launch[@]}" "$tmp/plain" "$op" "$min" "$max" 20 >"$tmp/plain-$op.txt"
+bursts=${BURSTS:-256kb 4mb}
+for burst in $bursts; do
+  MPI_NETNS_TBF="burst $burst latency 100ms"
+  mpi_netns_up 4 "$rate"
+  for op in $ops; do
+    mpi_netns_mpirun 4 1200 "$tmp/plain" "$op" "$min" "$max" 20 5 "$step" >"$tmp/plain-$burst-$op.txt"
+    # A stall timeout that leaves every sample its 20 operations (a sample may take a quarter).
+    mpi_netns_mpirun 4 1800 "$gpubench" run --suite collectives --backend mpi --place out \
+      --nodes 4 --filter "^coll\.$op\$" --sizes "$min:$max:$step" --coll-timeout 600 --quiet \
+      --out "$tmp/g-$burst-$op.json" >"$tmp/g-$burst-$op.txt" 2>&1 ||
+      { cat "$tmp/g-$burst-$op.txt"; echo "coll_overhead: gpubench failed ($op, burst $burst)" >&2; exit 1; }
+  done
+  mpi_netns_down
 done
-"${launch[@]}" "$gpubench" run --suite collectives --backend mpi --place out --nodes 4 \
-  --filter "coll\.(${ops// /|})\$" --sizes "$min:$max" --quiet --out "$tmp/g.json" >/dev/null
-python3 - "$tmp" "$tmp/g.json" $ops <<'PY'
+python3 - "$tmp" "$low" "$high" "$rate" "$bursts" $ops <<'PY'
 import json, sys
-doc = json.load(open(sys.argv[2]))
-print(f"{'operation':>15} {'bytes':>10} {'plain GB/s':>11} {'gpubench GB/s':>14} {'ratio':>7}")
-for op in sys.argv[3:]:
-    plain = {int(b): float(v) for b, v in (l.split() for l in open(f"{sys.argv[1]}/plain-{op}.txt") if l.strip())}
-    case = [c for c in doc["results"] if c["kind"].get("operation") == op and c["params"]["nodes"] == 4][0]
-    ratios = []
-    for p in case["points"]:
-        ref = plain.get(p["bytes"])
-        if ref:
-            ratios.append(p["stats"]["median"] / ref)
-            print(f"{op:>15} {p['bytes']:>10} {ref:>11.4f} {p['stats']['median']:>14.4f} {ratios[-1]:>7.3f}")
-    print(f"{op:>15}: lowest ratio {min(ratios):.3f}" if ratios else f"{op}: no common size")
+tmp, low, high, rate, bursts, ops = sys.argv[1], float(sys.argv[2]), float(sys.argv[3]), sys.argv[4], sys.argv[5].split(), sys.argv[6:]
+bad = 0
+for burst in bursts:
+    print(f"\ntbf {rate}, burst {burst}: busbw GB/s, gpubench / plain loop (20 ops, median of 5 runs)")
+    print(f"{'operation':>15} {'bytes':>10} {'plain':>8} {'gpubench':>9} {'ratio':>7} {'ops/sample':>10} "
+          f"{'plain runs':>15} {'gpubench samples':>17}  marks")
+    for op in ops:
+        rows = [l.split() for l in open(f"{tmp}/plain-{burst}-{op}.txt")]
+        plain = {int(f[0]): float(f[1]) for f in rows if f}
+        runs = {int(f[0]): [float(v) for v in f[2:]] for f in rows if f}
+        doc = json.load(open(f"{tmp}/g-{burst}-{op}.json"))
+        cases = [c for c in doc["results"] if c.get("kind", {}).get("operation") == op
+                 and c["params"].get("nodes") == 4 and c["status"] == "ok"]
+        if not cases:
+            print(f"{op:>15}: no measured case"); bad += 1; continue
+        for p in cases[0]["points"]:
+            ref, x = plain.get(p["bytes"]), p.get("extra", {})
+            if not ref:
+                continue
+            ratio = p["stats"]["median"] / ref
+            marks = []
+            if "min_iterations" in x: marks.append("cut"); bad += 1
+            if "min_samples" in x: marks.append("short")
+            if not low <= ratio <= high: marks.append("outside"); bad += 1
+            r, st = runs.get(p["bytes"]) or [ref], p["stats"]
+            print(f"{op:>15} {p['bytes']:>10} {ref:>8.4f} {st['median']:>9.4f} {ratio:>7.3f} "
+                  f"{x.get('iterations_per_sample', 0):>10} {min(r):>7.4f}-{max(r):<7.4f} "
+                  f"{st['min']:>8.4f}-{st['max']:<8.4f}  {' '.join(marks)}")
+print(f"\n{'every ratio within' if not bad else 'MISSED:'} {low}..{high}" + (f" ({bad} miss(es) or cut point(s))" if bad else ""))
+sys.exit(1 if bad else 0)
 PY

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Time check (a script, not a timed test): `gpubench run --suite collectives --check --quick`
+# Time check (a script, not a timed test): `gpubench run --suite collectives --quick`
 # under mpirun on 4 network-namespace hosts whose links are shaped to RATE (default 1gbit), as
 # docs/collectives.md ("How long it takes") promises: under 2 minutes, every point with fewer
 # samples than the stopping rule asks marked. Prints the wall time, and per case its points,
@@ -16,7 +16,7 @@ mpi_netns_begin gbqt tc
 trap 'mpi_netns_down; rm -rf "$tmp"' EXIT
 mpi_netns_up 4 "$rate"
 start=$(date +%s.%N)
-mpi_netns_mpirun 4 600 "$gpubench" run --suite collectives --backend mpi --check --quick \
+mpi_netns_mpirun 4 600 "$gpubench" run --suite collectives --backend mpi --quick \
   --quiet --out "$tmp/q.json" >"$tmp/q.txt" 2>&1 || { cat "$tmp/q.txt"; echo "FAIL: the run"; exit 1; }
 took=$(python3 -c "print(round($(date +%s.%N) - $start, 1))")
 python3 - "$tmp/q.json" <<'PY'
@@ -29,9 +29,10 @@ for c in doc["results"]:
         print(f"{name:55} {c['status']}: {c.get('reason', '')[:70]}")
         continue
     marked = sum(1 for pt in c["points"] if "min_samples" in pt.get("extra", {}))
+    cut = sum(1 for pt in c["points"] if "min_iterations" in pt.get("extra", {}))
     sweep = c["context"].get("sweep")
     end = f"ended at {sweep['last_bytes']} B: {sweep['stopped_because'][:60]}" if sweep else "full sweep"
-    print(f"{name:55} {len(c['points']):3} points, {marked} short; {end}")
+    print(f"{name:55} {len(c['points']):3} points, {marked} short, {cut} cut; {end}")
 PY
 echo "wall time: $took s at $rate (target: under $target s)"
 python3 -c "import sys; sys.exit(0 if $took < $target else 1)"

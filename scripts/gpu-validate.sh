@@ -51,7 +51,23 @@ if command -v nvbandwidth >/dev/null; then
 fi
 if command -v all_reduce_perf >/dev/null; then
   have_nt=1
-  all_reduce_perf -b 1M -e 1G -f 2 -g "$ngpus" >"$out/all_reduce_perf.txt" || status=1
+  # -c 1 (its default, said here): nccl-tests checks each size, as gpubench does by default.
+  all_reduce_perf -b 1M -e 1G -f 2 -g "$ngpus" -c 1 >"$out/all_reduce_perf.txt" || status=1
+fi
+
+# Both tools check the data: every gpubench point says it passed (a failed check fails its
+# case, so the run's status already says so), and no nccl-tests row counts a wrong element
+# (its #wrong columns, 9 and 13 of a data row).
+unchecked=$(jq '[.results[] | select(.benchmark == "coll.allreduce" and .status == "ok") | .points[]
+  | select(.extra.check != "passed")] | length' "$out/nccl.json" 2>/dev/null || echo "unknown (no result file)")
+if [[ $unchecked != 0 ]]; then
+  echo "gpu-validate: $unchecked gpubench allreduce point(s) without a passed data check" >&2
+  status=1
+fi
+if ((have_nt)) && awk '$1 ~ /^[0-9]+$/ && NF >= 13 && ($9 != 0 || $13 != 0) { bad = 1 } END { exit !bad }' \
+  "$out/all_reduce_perf.txt"; then
+  echo "gpu-validate: all_reduce_perf found wrong elements (#wrong column)" >&2
+  status=1
 fi
 
 # One line per comparable gpubench case: "what<TAB>gpubench GB/s<TAB>reference GB/s"; which

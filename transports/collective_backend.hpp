@@ -67,6 +67,13 @@ class collective_backend {
   // Runs `iters` calls back to back (no synchronisation between them) and returns the
   // seconds from the first call to the completion of the last, on this process.
   virtual double run(const call_args& args, int iters) = 0;
+  // As run(), and each call's own seconds on this process in `per_call` (call i from the
+  // return of call i-1 to its own), where the backend can time them without disturbing the
+  // stream (no synchronisation between calls); a backend that cannot leaves it empty.
+  virtual double run_each(const call_args& args, int iters, std::vector<double>& per_call) {
+    per_call.clear();
+    return run(args, iters);
+  }
   // Devices, library version, the library's name of `call`, ... for the case's context.
   virtual nlohmann::json describe(collective_call call) const = 0;
 };

@@ -45,13 +45,13 @@ class allgather_op final : public collective_op {
                  a.type, a.rank, a.seed);
   }
   // Block r of the result is rank r's send buffer.
-  std::uint64_t count_wrong(const check_args& a, std::span<const std::byte> recv) const override {
-    std::uint64_t wrong = 0;
+  mismatches check(const check_args& a, std::span<const std::byte> recv) const override {
+    mismatches wrong;
     for (int r = 0; r < a.ranks; ++r) {
-      const auto want = check_pattern(r, 0, a.seed);
-      wrong += count_mismatches(
-          element_block(recv, a.type, static_cast<std::uint64_t>(r) * a.counts.send, a.counts.send),
-          a.type, want);
+      const std::uint64_t first = static_cast<std::uint64_t>(r) * a.counts.send;
+      wrong.add(find_mismatches(element_block(recv, a.type, first, a.counts.send), a.type,
+                                check_pattern(r, 0, a.seed)),
+                first);
     }
     return wrong;
   }

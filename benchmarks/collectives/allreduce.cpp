@@ -46,13 +46,13 @@ class allreduce_op final : public collective_op {
     fill_check(recv, a.type, a.rank, a.seed);
   }
 
-  std::uint64_t count_wrong(const check_args& a, std::span<const std::byte> recv) const override {
+  mismatches check(const check_args& a, std::span<const std::byte> recv) const override {
     // The sum is periodic in the index like the pattern: one period is enough.
     std::array<double, check_period> sum{};
     for (std::uint64_t i = 0; i < check_period; ++i)
       for (int r = 0; r < a.ranks; ++r)
         sum[i] += check_value(r, i, a.seed);
-    return count_mismatches(recv, a.type, sum);
+    return find_mismatches(recv, a.type, sum);
   }
 };
 

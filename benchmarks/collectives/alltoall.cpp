@@ -42,13 +42,13 @@ class alltoall_op final : public collective_op {
     std::fill(recv.begin(), recv.end(), std::byte{0});
   }
   // Block r of the result is block `rank` of rank r's send buffer.
-  std::uint64_t count_wrong(const check_args& a, std::span<const std::byte> recv) const override {
+  mismatches check(const check_args& a, std::span<const std::byte> recv) const override {
     const std::uint64_t block = a.counts.call;
-    std::uint64_t wrong = 0;
+    mismatches wrong;
     for (int r = 0; r < a.ranks; ++r) {
       const auto want = check_pattern(r, static_cast<std::uint64_t>(a.rank) * block, a.seed);
-      wrong += count_mismatches(
-          element_block(recv, a.type, static_cast<std::uint64_t>(r) * block, block), a.type, want);
+      const std::uint64_t first = static_cast<std::uint64_t>(r) * block;
+      wrong.add(find_mismatches(element_block(recv, a.type, first, block), a.type, want), first);
     }
     return wrong;
   }

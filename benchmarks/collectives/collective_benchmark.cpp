@@ -72,6 +72,15 @@ int self_launch_ranks(const core::run_context& ctx) {
   return static_cast<int>(r);
 }
 
+// The data check runs unless --no-check (as nccl-tests' -c 1); --check, once needed to turn
+// it on, is still accepted and changes nothing; both together are a contradiction.
+bool data_check_on(const core::run_context& ctx) {
+  const bool on = ctx.option("check").value_or("") == "true";
+  const bool off = ctx.option("no-check").value_or("") == "true";
+  if (on && off) throw core::usage_error("--check and --no-check together: choose one");
+  return !off;
+}
+
 // --coll-timeout, else 120 s (cluster mode sets it to --cluster-timeout when not given).
 double coll_timeout(const core::run_context& ctx) {
   const long long t = ctx.option_int("coll-timeout").value_or(120);
@@ -281,7 +290,7 @@ void collective_body(collective_session& s, const collective_op& op, const std::
   req.nodes = params.at("nodes").get<int>();
   req.measure.type = parse_dtype(params.at("dtype").get<std::string>());
   req.measure.in_place = params.at("in_place").get<bool>();
-  req.measure.check = ctx.option("check").value_or("") == "true";
+  req.measure.check = data_check_on(ctx);
   req.stall_timeout_s = coll_timeout(ctx);
   req.measure.sample_limit_s = req.stall_timeout_s / 4;
   describe_transport(state, req.backend, req.nodes);
@@ -324,7 +333,14 @@ std::shared_ptr<collective_session> add_collective_family(core::registry& r) {
                 "coll.* buffers: out (out-of-place), in (in-place) or both "
                 "(default: both under MPI, out on one machine)",
                 "", false, [](const core::run_context& ctx) { selected_places(ctx, false); }});
-  r.add_option({"check", "coll.*: verify every result (outside timing)", "", true});
+  r.add_option({"check",
+                "coll.*: verify every result (outside timing); the default, kept so older command "
+                "lines work",
+                "", true, [](const core::run_context& ctx) { data_check_on(ctx); }});
+  r.add_option({"no-check",
+                "coll.*: skip the data check (by default one untimed operation per size is "
+                "checked on every rank, as nccl-tests' -c 1)",
+                "", true, [](const core::run_context& ctx) { data_check_on(ctx); }});
   r.add_option({"coll-timeout",
                 "coll.*: seconds a launch (or one sample) may take before "
                 "it is declared dead (default 120; in cluster mode --cluster-timeout)",

@@ -1,5 +1,5 @@
 // What every coll.<op> benchmark shares: the run's MPI and NCCL runtimes, the options
-// (--backend, --nodes, --ranks, --dtype, --place, --check, --coll-timeout), the cases
+// (--backend, --nodes, --ranks, --dtype, --place, --no-check, --coll-timeout), the cases
 // (backend x node count x placement) and the body (self-launched local MPI ranks, NCCL over
 // the local GPUs, or one MPI launch's nested sub-communicators with a scaling table). An
 // operation's file defines its collective_op; the family's list (collectives.cpp) makes a

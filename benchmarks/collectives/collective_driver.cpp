@@ -1,13 +1,16 @@
 #include "benchmarks/collectives/collective_driver.hpp"
 
 #include <algorithm>
+#include <limits>
 #include <stdexcept>
 #include <vector>
 
 #include <fmt/format.h>
 
+#include "benchmarks/collectives/data_check.hpp"
 #include "benchmarks/collectives/sweep_guard.hpp"
 #include "core/errors.hpp"
+#include "core/statistics.hpp"
 #include "core/units.hpp"
 
 namespace gpubench::benchmarks::collectives {
@@ -21,35 +24,28 @@ double median(std::vector<double> v) {
   return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
-// Fills every local rank's buffers, runs one call, and counts the wrong elements over the
-// group: outside timing, with a seed of its own per size.
-void check_data(const collective_op& op, transports::collective_backend& backend,
-                transports::process_group& group, const measure_request& req,
-                const op_counts& counts, std::uint64_t count, std::uint32_t seed) {
-  const std::size_t esize = dtype_size(req.type);
-  const int ranks = backend.ranks();
-  const auto local = backend.local_ranks();
-  std::vector<std::byte> send(counts.send * esize), recv(counts.recv * esize);
-  for (std::size_t i = 0; i < local.size(); ++i) {
-    op.fill({req.type, local[i], ranks, seed, counts, req.in_place}, send, recv);
-    backend.write(transports::buffer_role::send, i, send);
-    backend.write(transports::buffer_role::recv, i, recv);
-  }
-  group.barrier();
-  backend.run({op.call(), counts.call, req.in_place}, 1);
-  std::uint64_t wrong = 0;
-  for (std::size_t i = 0; i < local.size(); ++i) {
-    backend.read(transports::buffer_role::recv, i, recv);
-    wrong += op.count_wrong({req.type, local[i], ranks, seed, counts, req.in_place}, recv);
-  }
-  const std::uint64_t total = group.sum(wrong);
-  const std::uint64_t ranks_wrong = group.sum(wrong > 0 ? 1 : 0);
-  if (total > 0)
-    throw std::runtime_error(
-        fmt::format("data check failed: {} of {} {} ({}) over {} ranks gave {} wrong "
-                    "element(s) on {} rank(s); the measurement is not valid",
-                    op.label(), count, to_string(req.type), core::format_bytes(count * esize),
-                    ranks, total, ranks_wrong));
+// nccl-tests times 20 operations back to back after one barrier; fewer only where a sample
+// would outlast its limit (recorded as extra "min_iterations").
+constexpr int min_ops_per_sample = 20;
+
+// The spread of single calls inside the timed streams of a point's counted samples, where the
+// backend times each call (extra fields beside the headline, never the headline): the fastest
+// call of any rank, the slowest, and the highest of the ranks' 99th percentiles. Every member
+// calls it (collectives inside); nothing is recorded when no member has call times.
+void record_call_spread(core::point_result& point, transports::process_group& group,
+                        const std::vector<std::vector<double>>& calls) {
+  std::vector<double> mine;
+  for (std::size_t i = std::min(point.warmup, calls.size()); i < calls.size(); ++i)
+    mine.insert(mine.end(), calls[i].begin(), calls[i].end());
+  if (!group.any(!mine.empty())) return;
+  std::sort(mine.begin(), mine.end());
+  const bool none = mine.empty();  // a member without call times adds nothing
+  const double lo = none ? std::numeric_limits<double>::infinity() : mine.front();
+  const double hi = none ? 0 : mine.back();
+  const double p99 = none ? 0 : core::percentile_sorted(mine, 0.99);
+  point.extra["op_time_us_min"] = group.reduce_time(lo).min * 1e6;
+  point.extra["op_time_us_p99"] = group.reduce_time(p99).max * 1e6;
+  point.extra["op_time_us_max"] = group.reduce_time(hi).max * 1e6;
 }
 
 }  // namespace
@@ -105,7 +101,7 @@ scaling_row measure_collective(core::case_state& state, const collective_op& op,
     const std::string what = fmt::format("measuring {} of {} over {} ranks", op.name(),
                                          core::format_bytes(bytes), ranks);
     beat(what);
-    if (req.check) check_data(op, backend, group, req, c, count, seed++);
+    if (req.check) check_data(op, backend, group, {req.type, req.in_place, c, count, seed++});
     // One operation of this size, untimed, before anything is sized or timed: NCCL (2.22 on)
     // connects the ranks at the first call that needs a connection, per algorithm and
     // protocol, so that call includes the set-up, and samples sized from it would hold far
@@ -118,25 +114,29 @@ scaling_row measure_collective(core::case_state& state, const collective_op& op,
     // runs the same number of operations.
     group.barrier();
     const double one = group.reduce_time(backend.run(call, 1)).max;
-    // At least 1 operation and 1 ms; a rooted operation 20 back to back, as nccl-tests: one
-    // broadcast alone is its tree's depth in link times, a stream of them is pipelined.
-    const int iters = ops_per_sample(one, op.rooted() ? 20 : 1, 1e-3, 100000, req.sample_limit_s);
+    // As nccl-tests: at least 20 operations back to back (more where that is under 1 ms, so
+    // the barrier's skew stays out of small messages); one operation alone after the idle
+    // gap between samples would time the idle link, not the stream. Fewer only when 20 would
+    // outlast the sample's limit (a slow link), and the point says so.
+    const int iters = ops_per_sample(one, min_ops_per_sample, 1e-3, 100000, req.sample_limit_s);
     beat(what);
     core::sample_spec spec;
     spec.bytes = static_cast<double>(bytes) * factor;
     spec.point_limit_s = sweep.point_limit(bytes, one * iters);
     std::vector<transports::rank_times> times;
+    std::vector<std::vector<double>> calls;
     auto& point = state.measure_timed(bytes, spec, [&] {
+      // The timed region is nccl-tests': one barrier, `iters` calls back to back, each rank's
+      // own clock, the mean per call; then the average over the ranks. The stopping vote and
+      // this reduction come after the clocks stop.
       group.barrier();
-      const double seconds = backend.run(call, iters) / iters;
+      std::vector<double> each;
+      const double seconds = backend.run_each(call, iters, each) / iters;
       const transports::rank_times t = group.reduce_time(seconds);
       times.push_back(t);
+      calls.push_back(std::move(each));
       beat(what);
-      // The average over the ranks, as nccl-tests; a rooted operation's root returns once its
-      // data is handed off (a 1-operation sample would count data not yet delivered), so it
-      // ends when the slowest rank is done (samples of 1 ms or more keep the barrier's exit
-      // skew small beside it).
-      return op.rooted() ? t.max : t.avg;
+      return t.avg;
     });
     std::vector<double> avg, lo, hi;
     for (std::size_t i = std::min(point.warmup, times.size()); i < times.size(); ++i) {
@@ -144,7 +144,7 @@ scaling_row measure_collective(core::case_state& state, const collective_op& op,
       lo.push_back(times[i].min);
       hi.push_back(times[i].max);
     }
-    const double t = median(op.rooted() ? hi : avg);
+    const double t = median(avg);
     const bandwidths bw = bandwidths_of(static_cast<double>(bytes), t, factor);
     point.extra["algbw"] = bw.algbw;
     point.extra["busbw"] = bw.busbw;
@@ -153,7 +153,9 @@ scaling_row measure_collective(core::case_state& state, const collective_op& op,
     point.extra["time_us_rank_min"] = median(lo) * 1e6;
     point.extra["time_us_rank_max"] = median(hi) * 1e6;
     point.extra["iterations_per_sample"] = iters;
+    if (iters < min_ops_per_sample) point.extra["min_iterations"] = min_ops_per_sample;
     point.extra["elements"] = count;
+    record_call_spread(point, group, calls);
     if (req.check) point.extra["check"] = "passed";
     if (count == counts.front()) {
       row.small_bytes = bytes;

@@ -1,10 +1,11 @@
 // The one timed loop of every collective and backend (nccl-tests' common driver): per size
-// the operation's data check outside timing, an untimed operation, one that sizes the samples,
-// then samples of barrier + `iters` calls (at least 1 ms), each sample's time averaged over the
-// ranks (a rooted operation's: its slowest rank's; min and max kept) and handed to
-// case_state::measure_timed, with the stopping decision taken collectively, within the case's
-// time budget (sweep_guard.hpp). The operation says what moves, its bus factor and whether it
-// is rooted; the driver knows no operation by name.
+// the operation's data check outside timing (on by default, as nccl-tests' -c 1), an untimed
+// operation, one that sizes the samples, then samples as nccl-tests times them: one barrier,
+// at least 20 calls back to back (at least 1 ms), each rank's time per call averaged over the
+// ranks (min and max kept), handed to case_state::measure_timed; the point is the median of
+// the samples, with the stopping decision taken collectively, within the case's time budget
+// (sweep_guard.hpp). The operation says what moves and its bus factor; the driver knows no
+// operation by name.
 #pragma once
 
 #include "benchmarks/collectives/collective_op.hpp"
@@ -18,9 +19,10 @@ namespace gpubench::benchmarks::collectives {
 struct measure_request {
   dtype type = dtype::float32;
   bool in_place = false;
-  bool check = false;
+  bool check = true;  // --no-check turns it off
   // Longest a sample may take (0: no limit): a quarter of the stall timeout, so a slow link
-  // gets fewer than 20 operations per sample rather than a false stall.
+  // gets fewer than 20 operations per sample rather than a false stall (and the point says
+  // so: extra "min_iterations").
   double sample_limit_s = 0;
 };
 

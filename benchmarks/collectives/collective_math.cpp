@@ -76,20 +76,24 @@ void fill_typed(std::span<std::byte> buffer, int rank, std::uint32_t seed) {
 }
 
 template <typename T>
-std::uint64_t mismatches_typed(std::span<const std::byte> buffer,
-                               std::span<const double> expected) {
+mismatches mismatches_typed(std::span<const std::byte> buffer, std::span<const double> expected) {
   const std::size_t n = buffer.size() / sizeof(T);
   // Converted once: each element is compared as the type it is stored in.
   std::vector<T> want(expected.size());
   for (std::size_t i = 0; i < expected.size(); ++i)
     want[i] = static_cast<T>(expected[i]);
-  std::uint64_t wrong = 0;
+  mismatches out;
   for (std::size_t i = 0; i < n; ++i) {
     T v;
     std::memcpy(&v, buffer.data() + i * sizeof(T), sizeof(T));
-    if (v != want[i % want.size()]) ++wrong;
+    if (v == want[i % want.size()]) continue;
+    if (out.count++ == 0) {
+      out.first_index = i;
+      out.got = static_cast<double>(v);
+      out.want = static_cast<double>(want[i % want.size()]);
+    }
   }
-  return wrong;
+  return out;
 }
 
 template <typename F>
@@ -113,10 +117,25 @@ void fill_check(std::span<std::byte> buffer, dtype type, int rank, std::uint32_t
   visit(type, [&](auto tag) { fill_typed<decltype(tag)>(buffer, rank, seed); });
 }
 
+void mismatches::add(const mismatches& block, std::uint64_t offset) {
+  if (block.count == 0) return;
+  if (count == 0) {
+    first_index = offset + block.first_index;
+    got = block.got;
+    want = block.want;
+  }
+  count += block.count;
+}
+
+mismatches find_mismatches(std::span<const std::byte> buffer, dtype type,
+                           std::span<const double> expected) {
+  if (expected.empty()) return {};
+  return visit(type, [&](auto tag) { return mismatches_typed<decltype(tag)>(buffer, expected); });
+}
+
 std::uint64_t count_mismatches(std::span<const std::byte> buffer, dtype type,
                                std::span<const double> expected) {
-  if (expected.empty()) return 0;
-  return visit(type, [&](auto tag) { return mismatches_typed<decltype(tag)>(buffer, expected); });
+  return find_mismatches(buffer, type, expected).count;
 }
 
 }  // namespace gpubench::benchmarks::collectives

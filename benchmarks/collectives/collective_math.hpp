@@ -53,7 +53,23 @@ std::span<const std::byte> element_block(std::span<const std::byte> buffer, dtyp
 
 // Fills `buffer` (elements of `type`) with rank's check values.
 void fill_check(std::span<std::byte> buffer, dtype type, int rank, std::uint32_t seed);
+
+// What a data check found in one rank's receive buffer: how many elements are wrong and the
+// first of them (its index in the buffer, the value found and the value the call must leave),
+// so a failure can name the element, not only count.
+struct mismatches {
+  std::uint64_t count = 0;
+  std::uint64_t first_index = 0;  // meaningful when count > 0
+  double got = 0;
+  double want = 0;
+  // Adds the mismatches of a block that starts at element `offset` of the buffer; the first
+  // mismatch stays the one of the lowest index (blocks are added in order).
+  void add(const mismatches& block, std::uint64_t offset);
+};
+
 // Elements i of `buffer` that differ from expected[i % expected.size()] (as `type`).
+mismatches find_mismatches(std::span<const std::byte> buffer, dtype type,
+                           std::span<const double> expected);
 std::uint64_t count_mismatches(std::span<const std::byte> buffer, dtype type,
                                std::span<const double> expected);
 

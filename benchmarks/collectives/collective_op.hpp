@@ -60,18 +60,15 @@ class collective_op {
   virtual std::optional<std::string> no_bandwidth(int ranks) const = 0;
   // Whether the receive buffer may also be the send buffer (--place in).
   virtual bool supports_in_place() const { return true; }
-  // Whether a rank may return before its part has reached the others (a broadcast's root
-  // returns once its data is handed off): a sample is then timed by the slowest rank, not by
-  // the average over the ranks that nccl-tests (and every symmetric operation here) uses, and
-  // holds at least 20 operations back to back (one broadcast alone takes its tree's depth in
-  // link times; nccl-tests' stream of them is pipelined).
-  virtual bool rooted() const { return false; }
   // The data check, outside timing: fills a rank's buffers (host copies) before one call,
-  // then counts the elements of its receive buffer that differ from what the call must
-  // leave there.
+  // then finds the elements of its receive buffer that differ from what the call must
+  // leave there (how many, and the first one: index, value found, value expected).
   virtual void fill(const check_args& a, std::span<std::byte> send,
                     std::span<std::byte> recv) const = 0;
-  virtual std::uint64_t count_wrong(const check_args& a, std::span<const std::byte> recv) const = 0;
+  virtual mismatches check(const check_args& a, std::span<const std::byte> recv) const = 0;
+  std::uint64_t count_wrong(const check_args& a, std::span<const std::byte> recv) const {
+    return check(a, recv).count;
+  }
 };
 
 // One rank's block of a message of `count` elements split over `ranks`, rounded down as

@@ -42,7 +42,7 @@ class reduce_scatter_op final : public collective_op {
     std::fill(recv.begin(), recv.end(), std::byte{0});
   }
   // Rank r keeps block r of the sum: elements from r x block on, summed over the ranks.
-  std::uint64_t count_wrong(const check_args& a, std::span<const std::byte> recv) const override {
+  mismatches check(const check_args& a, std::span<const std::byte> recv) const override {
     const std::uint64_t first = static_cast<std::uint64_t>(a.rank) * a.counts.recv;
     std::array<double, check_period> sum{};
     for (int r = 0; r < a.ranks; ++r) {
@@ -50,7 +50,7 @@ class reduce_scatter_op final : public collective_op {
       for (std::uint64_t i = 0; i < check_period; ++i)
         sum[i] += p[i];
     }
-    return count_mismatches(recv, a.type, sum);
+    return find_mismatches(recv, a.type, sum);
   }
 };
 

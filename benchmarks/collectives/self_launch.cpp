@@ -60,7 +60,7 @@ std::vector<std::string> launcher_argv(const self_launch_request& r, const std::
             "--backend", "mpi", "--place", r.in_place ? "in" : "out", "--dtype", r.dtype, "--sizes",
             r.sizes, "--coll-timeout", fmt::format("{:g}", r.timeout_s), "--quiet", "--out",
             result_path.string()});
-  if (r.check) a.push_back("--check");
+  if (!r.check) a.push_back("--no-check");  // the check is the child's default too
   return a;
 }
 

@@ -19,7 +19,7 @@ struct self_launch_request {
   int ranks = 2;
   std::string dtype = "float32";
   bool in_place = false;
-  bool check = false;
+  bool check = true;       // false: the child gets --no-check
   std::string sizes;       // MIN:MAX for the child
   double timeout_s = 120;  // the whole child launch
   bool open_mpi = true;    // the launcher's flavour decides its flags

@@ -36,9 +36,9 @@ class sendrecv_op final : public collective_op {
     fill_check(send, a.type, a.rank, a.seed);
     std::fill(recv.begin(), recv.end(), std::byte{0});
   }
-  std::uint64_t count_wrong(const check_args& a, std::span<const std::byte> recv) const override {
+  mismatches check(const check_args& a, std::span<const std::byte> recv) const override {
     const int previous = (a.rank + a.ranks - 1) % a.ranks;
-    return count_mismatches(recv, a.type, check_pattern(previous, 0, a.seed));
+    return find_mismatches(recv, a.type, check_pattern(previous, 0, a.seed));
   }
 };
 

@@ -143,13 +143,16 @@ table transport_table(const std::vector<const group*>& gs, const std::string& ke
 }
 
 // Where sweeps ended before their planned largest size, and why (the case's "sweep" context),
-// one sentence per reason, and how many points stopped short of the rule's minimum of samples.
+// one sentence per reason, how many points stopped short of the rule's minimum of samples, and
+// how many timed fewer operations per sample than the method's minimum.
 std::string sweep_note(const std::vector<case_ref>& cases) {
   std::map<std::string, std::vector<std::string>> ended;  // reason -> "4 node(s), ... at 1M"
-  std::size_t short_points = 0;
+  std::size_t short_points = 0, cut_points = 0;
   for (const auto& c : cases) {
-    for (const auto& p : c.result->points)
+    for (const auto& p : c.result->points) {
       if (p.extra.contains("min_samples")) ++short_points;
+      if (p.extra.contains("min_iterations")) ++cut_points;
+    }
     const auto& sw = c.result->context.value("sweep", nlohmann::json());
     if (!sw.is_object() || !sw.contains("last_bytes")) continue;
     const std::string why = sw.value("stopped_because", std::string("no reason recorded"));
@@ -167,6 +170,12 @@ std::string sweep_note(const std::vector<case_ref>& cases) {
         "{}{} point(s) have fewer samples than the stopping rule asks (their time "
         "limit came first): the point tables mark them \"short\".",
         out.empty() ? "" : " ", short_points);
+  if (cut_points > 0)
+    out += fmt::format(
+        "{}{} point(s) timed fewer operations per sample than the method's minimum (a slow "
+        "link: each sample must end well inside the stall timeout, --coll-timeout): the point "
+        "tables mark them \"cut\"; their busbw may read high on a shaped link.",
+        out.empty() ? "" : " ", cut_points);
   return out;
 }
 

@@ -27,9 +27,11 @@ std::vector<std::string> extra_keys(const std::vector<case_ref>& cases) {
   for (const auto& c : cases)
     for (const auto& p : c.result->points)
       for (const auto& [key, value] : p.extra.items())
-        // min_samples is said in the samples column (a point cut short), not a column; the
-        // CPU seconds of each end behind the per-GB costs stay in the file and the CSV.
-        if (value.is_number() && key != "min_samples" && !cpu_detail(key) &&
+        // min_samples and min_iterations are said in the samples column (a point cut short),
+        // not columns; the CPU seconds of each end behind the per-GB costs stay in the file
+        // and the CSV.
+        if (value.is_number() && key != "min_samples" && key != "min_iterations" &&
+            !cpu_detail(key) &&
             std::find(keys.begin(), keys.end(), key) == keys.end())
           keys.push_back(key);
   return keys;
@@ -64,10 +66,17 @@ bool any_peak(const std::vector<case_ref>& cases) {
 }  // namespace
 
 std::string samples_text(const core::point_result& p) {
-  const std::string n = std::to_string(p.stats.count);
-  if (!p.extra.contains("min_samples") || !p.extra.at("min_samples").is_number()) return n;
-  return n + " (short: the rule asks " +
-         std::to_string(p.extra.at("min_samples").get<long long>()) + ")";
+  std::string n = std::to_string(p.stats.count);
+  auto asked = [&p](const char* key) -> long long {
+    const auto it = p.extra.find(key);
+    return it != p.extra.end() && it->is_number() ? it->get<long long>() : -1;
+  };
+  if (const long long rule = asked("min_samples"); rule >= 0)
+    n += " (short: the rule asks " + std::to_string(rule) + ")";
+  // Fewer operations per sample than the method's minimum (a sample had to end sooner).
+  if (const long long ops = asked("min_iterations"); ops >= 0)
+    n += " (cut: under " + std::to_string(ops) + " operations per sample)";
+  return n;
 }
 
 table point_table(const std::vector<case_ref>& cases) {

@@ -14,7 +14,8 @@ namespace gpubench::reports::views {
 // One row per point of each measured case: the stats stored in the file, % of the line rate
 // for bandwidth, and the point extras (cpu_seconds_per_gb, algbw, busbw) when present.
 model::table point_table(const std::vector<model::case_ref>& cases);
-// A point's sample count, with the stopping rule's minimum when its time limit cut it short.
+// A point's sample count, with the stopping rule's minimum when its time limit cut it short,
+// and the minimum of operations per sample when its samples had to hold fewer.
 std::string samples_text(const core::point_result& p);
 
 // The compact table beside a chart: one row per case at its headline size (bandwidth: median

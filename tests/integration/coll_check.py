@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Checks the collectives of a result file (every operation, or those of --ops): every
-measured case ok, the data check passed, the bus-bandwidth factor of each operation as
+measured case ok, the data check (the default) passed, 20 operations per sample or more
+(fewer only when marked), the bus-bandwidth factor of each operation as
 nccl-tests defines it (doc/PERFORMANCE.md: allreduce 2(n-1)/n; all-gather, reduce-scatter and
 all-to-all (n-1)/n; broadcast and send/recv 1), the node counts and scaling table of each
 operation, and (optionally) busbw against a shaped link rate."""
@@ -71,7 +72,11 @@ def check_op(a, op, cases):
         for pt in c["points"]:
             x = pt["extra"]
             if x.get("check") != "passed":
-                fail(f"{p} {pt['bytes']} B: data check not recorded as passed: {x}")
+                fail(f"{p} {pt['bytes']} B: data check (on by default) not recorded as passed: {x}")
+            # nccl-tests' stream: 20 operations back to back at least, unless marked cut.
+            if x.get("iterations_per_sample", 0) < 20 and "min_iterations" not in x:
+                fail(f"{p} {pt['bytes']} B: {x.get('iterations_per_sample')} operations per "
+                     "sample, fewer than 20 and not marked cut (min_iterations)")
             if abs(x["busbw"] - x["algbw"] * factor) > 1e-9 * max(1, x["algbw"]):
                 fail(f"{p} {pt['bytes']} B: busbw {x['busbw']} != algbw {x['algbw']} * {factor}")
             expect = x["busbw"]

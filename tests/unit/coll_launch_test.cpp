@@ -236,14 +236,16 @@ TEST(CollLaunch, SelfLaunchCommandLine) {
   EXPECT_EQ(a[2], "4");
   EXPECT_TRUE(has("--oversubscribe"));
   EXPECT_TRUE(has("--allow-run-as-root"));
-  EXPECT_TRUE(has("--check"));
+  // The check is the child's default too; only turning it off is passed on.
+  EXPECT_FALSE(has("--check"));
+  EXPECT_FALSE(has("--no-check"));
   EXPECT_TRUE(has("/tmp/x/result.json"));
   EXPECT_TRUE(has("^coll\\.allreduce$"));
   r.open_mpi = false;
   r.check = false;
   const auto m = coll::launcher_argv(r, "mpiexec", "/r.json");
   EXPECT_EQ(std::find(m.begin(), m.end(), "--oversubscribe"), m.end());
-  EXPECT_EQ(std::find(m.begin(), m.end(), "--check"), m.end());
+  EXPECT_NE(std::find(m.begin(), m.end(), "--no-check"), m.end());
 }
 
 TEST(CollNccl, DeviceForLocalRank) {

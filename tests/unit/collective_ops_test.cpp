@@ -242,9 +242,22 @@ TEST(CollectiveOps, AnAllGatherThatLeavesItsOwnBlockOutOfPlaceDoesNotVerify) {
   }
 }
 
-TEST(CollectiveOps, OnlyTheRootedOperationIsTimedByItsSlowestRank) {
-  EXPECT_TRUE(coll::make_broadcast()->rooted());
-  for (const auto& op : {coll::make_allreduce(), coll::make_allgather(),
-                         coll::make_reduce_scatter(), coll::make_alltoall(), coll::make_sendrecv()})
-    EXPECT_FALSE(op->rooted()) << op->name();
+TEST(CollectiveOps, TheCheckNamesTheFirstWrongElementOfTheWholeBuffer) {
+  // All-gather over 3 ranks, blocks of 40 float32: a correct result, then one element of
+  // block 2 changed.
+  const auto op = coll::make_allgather();
+  const auto t = coll::dtype::float32;
+  const auto c = op->counts(120, 3);
+  std::vector<std::byte> recv(c.recv * 4);
+  for (int r = 0; r < 3; ++r)
+    coll::fill_check(
+        coll::element_block(std::span(recv), t, static_cast<std::uint64_t>(r) * 40, 40), t, r, 5);
+  EXPECT_EQ(op->check({t, 1, 3, 5, c}, recv).count, 0u);
+  const float bad = 99;
+  std::memcpy(recv.data() + 85 * 4, &bad, 4);  // block 2, its element 5
+  const auto m = op->check({t, 1, 3, 5, c}, recv);
+  EXPECT_EQ(m.count, 1u);
+  EXPECT_EQ(m.first_index, 85u);
+  EXPECT_EQ(m.got, 99.0);
+  EXPECT_EQ(m.want, coll::check_value(2, 5, 5));
 }

@@ -72,42 +72,59 @@ void host_backend::read(buffer_role role, std::size_t index, std::span<std::byte
   if (!out.empty()) std::memcpy(out.data(), b.data(), out.size());
 }
 
-double host_backend::run(const call_args& args, int iters) {
+void host_backend::call_once(const call_args& args) {
   const int n = static_cast<int>(args.count);
-  const auto start = std::chrono::steady_clock::now();
-  for (int i = 0; i < iters; ++i) {
-    int rc = MPI_SUCCESS;
-    void* send = args.in_place ? MPI_IN_PLACE : m_send.data();
-    switch (args.call) {
-      case collective_call::allreduce_sum:
-        rc = MPI_Allreduce(send, m_recv.data(), n, m_mpi_type, MPI_SUM, m_comm);
-        break;
-      case collective_call::allgather:
-        // In place, this rank's block is already at its place in the receive buffer.
-        rc = MPI_Allgather(send, n, m_mpi_type, m_recv.data(), n, m_mpi_type, m_comm);
-        break;
-      case collective_call::reduce_scatter_sum:
-        rc = MPI_Reduce_scatter_block(m_send.data(), m_recv.data(), n, m_mpi_type, MPI_SUM, m_comm);
-        break;
-      case collective_call::alltoall:
-        rc = MPI_Alltoall(m_send.data(), n, m_mpi_type, m_recv.data(), n, m_mpi_type, m_comm);
-        break;
-      case collective_call::broadcast:
-        // One buffer per rank: out of place, the root sends from its send buffer.
-        rc = MPI_Bcast(m_rank == 0 && !args.in_place ? m_send.data() : m_recv.data(), n, m_mpi_type,
-                       0, m_comm);
-        break;
-      case collective_call::sendrecv:
-        rc = MPI_Sendrecv(m_send.data(), n, m_mpi_type, (m_rank + 1) % m_size, sendrecv_tag,
-                          m_recv.data(), n, m_mpi_type, (m_rank + m_size - 1) % m_size,
-                          sendrecv_tag, m_comm, MPI_STATUS_IGNORE);
-        break;
-    }
-    if (rc != MPI_SUCCESS)
-      check(rc, fmt::format("{} of {} over {} ranks", mpi_call_name(args.call),
-                            core::format_bytes(args.count * dtype_size(m_type)), m_size));
+  int rc = MPI_SUCCESS;
+  void* send = args.in_place ? MPI_IN_PLACE : m_send.data();
+  switch (args.call) {
+    case collective_call::allreduce_sum:
+      rc = MPI_Allreduce(send, m_recv.data(), n, m_mpi_type, MPI_SUM, m_comm);
+      break;
+    case collective_call::allgather:
+      // In place, this rank's block is already at its place in the receive buffer.
+      rc = MPI_Allgather(send, n, m_mpi_type, m_recv.data(), n, m_mpi_type, m_comm);
+      break;
+    case collective_call::reduce_scatter_sum:
+      rc = MPI_Reduce_scatter_block(m_send.data(), m_recv.data(), n, m_mpi_type, MPI_SUM, m_comm);
+      break;
+    case collective_call::alltoall:
+      rc = MPI_Alltoall(m_send.data(), n, m_mpi_type, m_recv.data(), n, m_mpi_type, m_comm);
+      break;
+    case collective_call::broadcast:
+      // One buffer per rank: out of place, the root sends from its send buffer.
+      rc = MPI_Bcast(m_rank == 0 && !args.in_place ? m_send.data() : m_recv.data(), n, m_mpi_type,
+                     0, m_comm);
+      break;
+    case collective_call::sendrecv:
+      rc = MPI_Sendrecv(m_send.data(), n, m_mpi_type, (m_rank + 1) % m_size, sendrecv_tag,
+                        m_recv.data(), n, m_mpi_type, (m_rank + m_size - 1) % m_size, sendrecv_tag,
+                        m_comm, MPI_STATUS_IGNORE);
+      break;
   }
+  if (rc != MPI_SUCCESS)
+    check(rc, fmt::format("{} of {} over {} ranks", mpi_call_name(args.call),
+                          core::format_bytes(args.count * dtype_size(m_type)), m_size));
+}
+
+double host_backend::run(const call_args& args, int iters) {
+  const auto start = std::chrono::steady_clock::now();
+  for (int i = 0; i < iters; ++i)
+    call_once(args);
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+double host_backend::run_each(const call_args& args, int iters, std::vector<double>& per_call) {
+  using clock = std::chrono::steady_clock;
+  per_call.assign(static_cast<std::size_t>(std::max(0, iters)), 0.0);  // no allocation inside
+  const auto start = clock::now();
+  auto last = start;
+  for (int i = 0; i < iters; ++i) {
+    call_once(args);
+    const auto now = clock::now();
+    per_call[static_cast<std::size_t>(i)] = std::chrono::duration<double>(now - last).count();
+    last = now;
+  }
+  return std::chrono::duration<double>(last - start).count();
 }
 
 nlohmann::json host_backend::describe(collective_call call) const {

@@ -18,10 +18,14 @@ class host_backend final : public collective_backend {
   void write(buffer_role role, std::size_t index, std::span<const std::byte> data) override;
   void read(buffer_role role, std::size_t index, std::span<std::byte> out) override;
   double run(const call_args& args, int iters) override;
+  // Each call timed on the host clock between calls (a clock read, no synchronisation).
+  double run_each(const call_args& args, int iters, std::vector<double>& per_call) override;
   nlohmann::json describe(collective_call call) const override;
 
  private:
   std::vector<std::byte>& buffer(buffer_role role, std::size_t index, std::size_t bytes);
+  // One library call; throws with the call, size and ranks on an MPI error.
+  void call_once(const call_args& args);
 
   MPI_Comm m_comm;
   dtype m_type;
