@@ -31,8 +31,7 @@ std::vector<std::string> extra_keys(const std::vector<case_ref>& cases) {
         // not columns; the CPU seconds of each end behind the per-GB costs stay in the file
         // and the CSV.
         if (value.is_number() && key != "min_samples" && key != "min_iterations" &&
-            !cpu_detail(key) &&
-            std::find(keys.begin(), keys.end(), key) == keys.end())
+            !cpu_detail(key) && std::find(keys.begin(), keys.end(), key) == keys.end())
           keys.push_back(key);
   return keys;
 }

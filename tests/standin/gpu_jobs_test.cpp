@@ -59,6 +59,16 @@ std::vector<stream_counts> timed_per_stream(const machine& m) {
   return out;
 }
 
+// Both ways between GPUs 2 and 3 (a peer pair), copy engine, `size` bytes at most.
+gpu::p2p_copy_request bidir_2_3() {
+  gpu::p2p_copy_request r;
+  r.src = 2;
+  r.dst = 3;
+  r.bidir = true;
+  r.max_bytes = size;
+  return r;
+}
+
 void expect_copies(const std::vector<stream_counts>& timed, std::size_t streams) {
   ASSERT_EQ(timed.size(), streams);
   for (const auto& t : timed) {
@@ -98,11 +108,7 @@ TEST(StandinGpuJobs, AllGpusAtOnceTimeEveryGpusCopiesOnItsStream) {
 TEST(StandinGpuJobs, PeerCopiesTimeEachDirectionOnTheInitiatorsStream) {
   machine m;
   {
-    gpu::p2p_copy_request r;
-    r.src = 2;
-    r.dst = 3;
-    r.bidir = true;
-    r.max_bytes = size;
+    gpu::p2p_copy_request r = bidir_2_3();
     auto job = gpu::make_backend()->p2p_copy(r);
     one_sample(*job, m);
     expect_copies(timed_per_stream(m), 2);
@@ -129,12 +135,7 @@ TEST(StandinGpuJobs, TheFasterDirectionKeepsCopyingUntilTheSlowerOneEnds) {
   machine_config config;
   config.device_delay = {{}, {}, {}, std::chrono::microseconds{3000}};
   machine m(config);
-  gpu::p2p_copy_request r;
-  r.src = 2;
-  r.dst = 3;
-  r.bidir = true;
-  r.max_bytes = size;
-  auto job = gpu::make_backend()->p2p_copy(r);
+  auto job = gpu::make_backend()->p2p_copy(bidir_2_3());
   one_sample(*job, m);
   // Each timed stream's first event is its start, its second its end.
   std::map<const void*, std::vector<reached_event>> by_stream;
@@ -152,7 +153,8 @@ TEST(StandinGpuJobs, TheFasterDirectionKeepsCopyingUntilTheSlowerOneEnds) {
     }
   }
   ASSERT_TRUE(slow_end && fast_start) << "a timed stream on each GPU";
-  const std::uint64_t done_by_then = slow_end->every_stream.at(fast).copies - fast_start->counts.copies;
+  const std::uint64_t done_by_then =
+      slow_end->every_stream.at(fast).copies - fast_start->counts.copies;
   EXPECT_GT(done_by_then, loops)
       << "when the slow direction ended, the fast one had done only its timed copies: it was "
          "waiting, and the slow one's tail was timed alone";

@@ -50,8 +50,8 @@ inline int machine_config::numa_of(int device) const {
 
 inline std::chrono::microseconds machine_config::delay_of(int device) const {
   const bool listed = device >= 0 && static_cast<std::size_t>(device) < device_delay.size();
-  return operation_delay + (listed ? device_delay[static_cast<std::size_t>(device)]
-                                   : std::chrono::microseconds{0});
+  return operation_delay +
+         (listed ? device_delay[static_cast<std::size_t>(device)] : std::chrono::microseconds{0});
 }
 
 }  // namespace gpubench::tests::standin

@@ -79,6 +79,20 @@ core::benchmark_def small_def() {
   return def;
 }
 
+// An allreduce case of small_def() on the summing backend, one process.
+struct one_case {
+  core::benchmark_def def = small_def();
+  core::run_context ctx;
+  core::case_result result;
+  core::case_state state{def, ctx, result};
+  summing_backend backend;
+  transports::solo_group group;
+
+  void measure(const measure_request& req) {
+    measure_collective(state, *make_allreduce(), backend, group, req, {});
+  }
+};
+
 // Sets an environment variable for one test and restores it.
 class scoped_env {
  public:
@@ -101,28 +115,18 @@ class scoped_env {
 };
 
 TEST(CollectiveCheck, OnByDefaultAndPasses) {
-  const auto def = small_def();
-  core::run_context ctx;
-  core::case_result result;
-  core::case_state state(def, ctx, result);
-  summing_backend backend;
-  transports::solo_group group;
+  one_case c;
   ASSERT_TRUE(measure_request{}.check);
-  measure_collective(state, *make_allreduce(), backend, group, measure_request{}, {});
-  ASSERT_EQ(result.points.size(), 1u);
-  EXPECT_EQ(result.points[0].extra.at("check"), "passed");
+  c.measure(measure_request{});
+  ASSERT_EQ(c.result.points.size(), 1u);
+  EXPECT_EQ(c.result.points[0].extra.at("check"), "passed");
 }
 
 TEST(CollectiveCheck, PlantedCorruptionNamesRankIndexAndValues) {
-  const auto def = small_def();
-  core::run_context ctx;
-  core::case_result result;
-  core::case_state state(def, ctx, result);
-  summing_backend backend;
-  transports::solo_group group;
+  one_case c;
   const scoped_env plant(corrupt_check_env, "1:37");
   try {
-    measure_collective(state, *make_allreduce(), backend, group, measure_request{}, {});
+    c.measure(measure_request{});
     FAIL() << "a corrupted element passed the check";
   } catch (const std::runtime_error& e) {
     const std::string what = e.what();
@@ -133,22 +137,17 @@ TEST(CollectiveCheck, PlantedCorruptionNamesRankIndexAndValues) {
     EXPECT_NE(what.find(fmt::format("expected {:g}", want)), std::string::npos) << what;
     EXPECT_NE(what.find(fmt::format("got {:g}", want + 1000)), std::string::npos) << what;
   }
-  EXPECT_TRUE(result.points.empty()) << "no point is kept from a size that failed its check";
+  EXPECT_TRUE(c.result.points.empty()) << "no point is kept from a size that failed its check";
 }
 
 TEST(CollectiveCheck, NoCheckRunsNoCheckedCall) {
-  const auto def = small_def();
-  core::run_context ctx;
-  core::case_result result;
-  core::case_state state(def, ctx, result);
-  summing_backend backend;
-  transports::solo_group group;
+  one_case c;
   const scoped_env plant(corrupt_check_env, "1:37");  // read by the check only
   measure_request req;
   req.check = false;
-  measure_collective(state, *make_allreduce(), backend, group, req, {});
-  ASSERT_EQ(result.points.size(), 1u);
-  EXPECT_FALSE(result.points[0].extra.contains("check"));
+  c.measure(req);
+  ASSERT_EQ(c.result.points.size(), 1u);
+  EXPECT_FALSE(c.result.points[0].extra.contains("check"));
 }
 
 TEST(CollectiveCheck, HookValueIsParsedStrictly) {
@@ -161,15 +160,10 @@ TEST(CollectiveCheck, HookValueIsParsedStrictly) {
 
 TEST(CollectiveSamples, TwentyOperationsBackToBackAtLeast) {
   // 1 ms per operation: 1 ms would be one operation, nccl-tests times 20.
-  const auto def = small_def();
-  core::run_context ctx;
-  core::case_result result;
-  core::case_state state(def, ctx, result);
-  summing_backend backend;
-  transports::solo_group group;
-  measure_collective(state, *make_allreduce(), backend, group, measure_request{}, {});
-  ASSERT_EQ(result.points.size(), 1u);
-  const auto& p = result.points[0];
+  one_case c;
+  c.measure(measure_request{});
+  ASSERT_EQ(c.result.points.size(), 1u);
+  const auto& p = c.result.points[0];
   EXPECT_EQ(p.extra.at("iterations_per_sample"), 20);
   EXPECT_FALSE(p.extra.contains("min_iterations"));
   EXPECT_NEAR(p.extra.at("time_us").get<double>(), 1000.0, 1e-6);
@@ -177,24 +171,19 @@ TEST(CollectiveSamples, TwentyOperationsBackToBackAtLeast) {
   EXPECT_NEAR(p.extra.at("op_time_us_p99").get<double>(), 1000.0, 1e-6);
   EXPECT_NEAR(p.extra.at("op_time_us_min").get<double>(), 1000.0, 1e-6);
   // Check, untimed and sizing calls are single; every timed sample is the stream of 20.
-  ASSERT_GE(backend.iters_seen.size(), 4u);
-  for (std::size_t i = 3; i < backend.iters_seen.size(); ++i)
-    EXPECT_EQ(backend.iters_seen[i], 20) << "call " << i;
+  ASSERT_GE(c.backend.iters_seen.size(), 4u);
+  for (std::size_t i = 3; i < c.backend.iters_seen.size(); ++i)
+    EXPECT_EQ(c.backend.iters_seen[i], 20) << "call " << i;
 }
 
 TEST(CollectiveSamples, CutBelowTwentyOnlyUnderTheSampleLimitAndMarked) {
-  const auto def = small_def();
-  core::run_context ctx;
-  core::case_result result;
-  core::case_state state(def, ctx, result);
-  summing_backend backend;
-  backend.per_op = 0.5;  // a slow link: 20 operations would take 10 s
-  transports::solo_group group;
+  one_case c;
+  c.backend.per_op = 0.5;  // a slow link: 20 operations would take 10 s
   measure_request req;
   req.sample_limit_s = 2;
-  measure_collective(state, *make_allreduce(), backend, group, req, {});
-  ASSERT_EQ(result.points.size(), 1u);
-  const auto& p = result.points[0];
+  c.measure(req);
+  ASSERT_EQ(c.result.points.size(), 1u);
+  const auto& p = c.result.points[0];
   EXPECT_EQ(p.extra.at("iterations_per_sample"), 4);
   EXPECT_EQ(p.extra.at("min_iterations"), 20);
 }
