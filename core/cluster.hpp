@@ -5,6 +5,8 @@
 #pragma once
 
 #include <cstddef>
+#include <optional>
+#include <unordered_map>
 
 #include <nlohmann/json.hpp>
 
@@ -16,6 +18,25 @@ namespace gpubench::core {
 // (0,1), (0,2), ..., (0,n-1), (1,2), ... -> 0, 1, 2, ...; n(n-1)/2 pairs in all.
 std::size_t pair_index(std::size_t a, std::size_t b, std::size_t n);
 std::size_t pair_count(std::size_t n);
+
+// The pair slots of a cluster section: every pair_measurement's vectors hold one entry per slot.
+// A section without a pair_list has every pair, slot pair_index(); one with a pair_list (a sparse
+// sweep, --pairs matchings) has its listed pairs, slot = position in the list.
+std::size_t slot_count(const cluster_section& c);
+planned_pair slot_pair(const cluster_section& c, std::size_t slot);  // its round: 0 when dense
+
+// The slot of a pair, looked up in O(1): pair_index() for a dense section, a hash of the list
+// for a sparse one. Holds no reference to the section.
+class slot_lookup {
+ public:
+  explicit slot_lookup(const cluster_section& c);
+  std::optional<std::size_t> find(std::size_t a, std::size_t b) const;
+
+ private:
+  std::size_t m_nodes = 0;
+  bool m_dense = true;
+  std::unordered_map<std::uint64_t, std::size_t> m_slots;  // (a << 32 | b) -> slot, a < b
+};
 
 nlohmann::json cluster_to_json(const cluster_section& c);
 // Validates and converts; throws input_error naming the field ("cluster.pairs[1].median: ...").

@@ -1,5 +1,7 @@
 // JSON form of a result file's "cluster" section (core/cluster.hpp). Per-pair summaries are
-// arrays in pair_index() order, so a 1,000-node matrix stays a few MB per measurement.
+// arrays in slot order (pair_index(), or the section's pair_list), so a 1,000-node matrix stays
+// a few MB per measurement and a sparse sweep of 4,096 nodes a few hundred KB.
+#include <algorithm>
 #include <cmath>
 
 #include "core/cluster.hpp"
@@ -33,6 +35,46 @@ std::size_t pair_index(std::size_t a, std::size_t b, std::size_t n) {
                             "} of " + std::to_string(n) + " nodes");
   // Pairs before row a: (n-1) + (n-2) + ... + (n-a) = a(2n-a-1)/2.
   return a * (2 * n - a - 1) / 2 + (b - a - 1);
+}
+
+std::size_t slot_count(const cluster_section& c) {
+  return c.pair_list.empty() ? pair_count(c.nodes.size()) : c.pair_list.size();
+}
+
+planned_pair slot_pair(const cluster_section& c, std::size_t slot) {
+  if (!c.pair_list.empty()) return c.pair_list.at(slot);
+  const std::size_t n = c.nodes.size();
+  if (slot >= pair_count(n))
+    throw std::out_of_range("slot_pair: no slot " + std::to_string(slot) + " among " +
+                            std::to_string(pair_count(n)) + " pairs");
+  // Row a starts at a(2n-a-1)/2: estimate a from the quadratic, then step to the exact row.
+  const double nd = static_cast<double>(n);
+  auto a = static_cast<std::size_t>(
+      std::max(0.0, std::floor((2 * nd - 1 - std::sqrt((2 * nd - 1) * (2 * nd - 1) -
+                                                         8.0 * static_cast<double>(slot))) /
+                               2)));
+  const auto row = [n](std::size_t r) { return r * (2 * n - r - 1) / 2; };
+  while (a > 0 && row(a) > slot) --a;
+  while (a + 1 < n && row(a + 1) <= slot) ++a;
+  return {a, a + 1 + (slot - row(a)), 0};
+}
+
+slot_lookup::slot_lookup(const cluster_section& c)
+    : m_nodes(c.nodes.size()), m_dense(c.pair_list.empty()) {
+  for (std::size_t i = 0; i < c.pair_list.size(); ++i) {
+    auto [a, b, round] = c.pair_list[i];
+    if (a > b) std::swap(a, b);
+    m_slots.emplace((static_cast<std::uint64_t>(a) << 32) | b, i);
+  }
+}
+
+std::optional<std::size_t> slot_lookup::find(std::size_t a, std::size_t b) const {
+  if (a > b) std::swap(a, b);
+  if (a == b || b >= m_nodes) return std::nullopt;
+  if (m_dense) return pair_index(a, b, m_nodes);
+  const auto it = m_slots.find((static_cast<std::uint64_t>(a) << 32) | b);
+  if (it == m_slots.end()) return std::nullopt;
+  return it->second;
 }
 
 namespace {
@@ -321,10 +363,23 @@ json cluster_to_json(const cluster_section& c) {
   json failures = json::array();
   for (const auto& f : c.failures)
     failures.push_back({{"a", f.a}, {"b", f.b}, {"benchmark", f.benchmark}, {"reason", f.reason}});
+  json schedule = {{"rounds", c.rounds}, {"concurrency", c.concurrency}};
+  if (c.plan.method != "all") {
+    schedule["method"] = c.plan.method;
+    schedule["matchings"] = c.plan.matchings;
+    schedule["seed"] = c.plan.seed;
+  }
   json out = {{"nodes", std::move(nodes)},
-              {"schedule", {{"rounds", c.rounds}, {"concurrency", c.concurrency}}},
+              {"schedule", std::move(schedule)},
               {"pairs", std::move(pairs)},
               {"failures", std::move(failures)}};
+  if (!c.pair_list.empty()) {
+    json list = json::array();
+    for (const auto& p : c.pair_list)
+      list.push_back(json::array({p.a, p.b, p.round}));
+    out["pair_list"] = std::move(list);
+  }
+  if (!c.leaves.empty()) out["leaves"] = c.leaves;
   if (c.confirmation) out["confirmation"] = confirmation_to_json(*c.confirmation);
   return out;
 }
@@ -339,7 +394,36 @@ cluster_section cluster_from_json(const json& j) {
   c.rounds = whole(field(schedule, path + ".schedule", "rounds"), path + ".schedule.rounds");
   c.concurrency =
       whole(field(schedule, path + ".schedule", "concurrency"), path + ".schedule.concurrency");
-  const std::size_t pairs = pair_count(c.nodes.size());
+  if (schedule.contains("method")) {
+    const std::string p = path + ".schedule";
+    c.plan.method = text(schedule["method"], p + ".method");
+    if (c.plan.method != "all" && c.plan.method != "matchings")
+      fail(p + ".method", "unexpected value '" + c.plan.method + "'");
+    c.plan.matchings = whole(field(schedule, p, "matchings"), p + ".matchings");
+    c.plan.seed = whole(field(schedule, p, "seed"), p + ".seed");
+  }
+  if (j.contains("pair_list")) {
+    const std::string p = path + ".pair_list";
+    const json& list = array(j["pair_list"], p);
+    for (std::size_t i = 0; i < list.size(); ++i) {
+      const std::string at = p + "[" + std::to_string(i) + "]";
+      const json& e = array(list[i], at);
+      if (e.size() != 3) fail(at, "expected [a, b, round]");
+      planned_pair pp{whole(e[0], at + "[0]"), whole(e[1], at + "[1]"), whole(e[2], at + "[2]")};
+      if (pp.a >= c.nodes.size() || pp.b >= c.nodes.size() || pp.a >= pp.b)
+        fail(at, "not a pair a < b of the listed nodes");
+      c.pair_list.push_back(pp);
+    }
+    if (c.pair_list.empty()) fail(p, "expected at least one pair");
+  }
+  if (j.contains("leaves")) {
+    const std::string p = path + ".leaves";
+    const json& leaves = array(j["leaves"], p);
+    if (leaves.size() != c.nodes.size()) fail(p, "expected one entry per node");
+    for (std::size_t i = 0; i < leaves.size(); ++i)
+      c.leaves.push_back(text(leaves[i], p + "[" + std::to_string(i) + "]"));
+  }
+  const std::size_t pairs = slot_count(c);
   const json& measurements = array(field(j, path, "pairs"), path + ".pairs");
   for (std::size_t i = 0; i < measurements.size(); ++i)
     c.pairs.push_back(

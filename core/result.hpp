@@ -20,7 +20,9 @@ namespace gpubench::core {
 // 1.1: every case declares its kind.
 // 1.2: a cluster section may hold the second look at its suspects ("confirmation").
 // 1.3: a case read from another tool's output says so ("imported": true, "source").
-inline constexpr const char* result_schema_id = "gpubench.result/1.3";
+// 1.4: a cluster section says how its pairs were chosen ("schedule.method", "pair_list") and,
+//      where known, each node's leaf switch ("leaves").
+inline constexpr const char* result_schema_id = "gpubench.result/1.4";
 inline constexpr const char* result_schema_major = "gpubench.result/1";
 
 // No measurement of this tool comes near 1e15 in its unit (1e15 us is 31 years, 1e15 GB/s a
@@ -109,9 +111,11 @@ struct cluster_node {
   std::vector<case_result> results;  // what the node measured by itself (memory, gpu suites)
 };
 
-// One network measurement taken over every pair: a benchmark case (id, params, one size) and
-// its per-pair summaries, indexed by pair_index() (core/cluster.hpp). A pair not measured has no
-// median (nullopt).
+// One network measurement taken over the planned pairs: a benchmark case (id, params, one size)
+// and its per-pair summaries, indexed by the pair's slot (core/cluster.hpp: pair_index() when the
+// section lists no pairs, the position in cluster_section::pair_list otherwise). A pair not
+// measured has no median (nullopt). A bandwidth case's params say which way it ran: direction
+// "to_peer" is b -> a (the measuring end b sends), "from_peer" is a -> b.
 struct pair_measurement {
   std::string benchmark;  // net.tcp.latency, net.tcp.bandwidth, net.rdma.latency, ...
   nlohmann::json params = nlohmann::json::object();  // op, streams, direction, ...
@@ -170,10 +174,31 @@ struct cluster_confirmation {
   std::vector<pair_failure> failures;
 };
 
+// One pair of a planned sweep: a serves, b measures (a < b), in (sub-)round `round`.
+struct planned_pair {
+  std::size_t a = 0;
+  std::size_t b = 0;
+  std::size_t round = 0;
+};
+
+// How a cluster run chose its pairs (format 1.4; docs/cluster.md "Which pairs").
+struct pair_plan {
+  std::string method = "all";  // "all": every pair, the circle method; "matchings": K random ones
+  std::size_t matchings = 0;   // K, for "matchings"
+  std::uint64_t seed = 0;      // the draw, for "matchings" (the same seed plans the same rounds)
+};
+
 struct cluster_section {
   std::vector<cluster_node> nodes;  // node index = position here (pair_index uses it)
-  std::size_t rounds = 0;           // rounds of the round-robin schedule that ran
+  std::size_t rounds = 0;           // rounds of the pair sweep that ran
   std::size_t concurrency = 0;      // pairs measured at once at most (0: no cap)
+  pair_plan plan;
+  // The pairs the sweep measured, one slot each, in the order planned; empty: every pair, slot
+  // pair_index() (method "all", and every file before 1.4). See core/cluster.hpp's slots.
+  std::vector<planned_pair> pair_list;
+  // Each node's leaf switch, by node index, where the fabric's shape is known (--topology);
+  // empty: not known. An entry "" is a node the shape does not place.
+  std::vector<std::string> leaves;
   std::vector<pair_measurement> pairs;
   std::vector<pair_failure> failures;
   std::optional<cluster_confirmation> confirmation;  // none: one pass (before 1.2, or cut short)

@@ -82,5 +82,68 @@ TEST(ClusterJson, RejectsANegativeMedian) {
   EXPECT_THROW(result_from_json(j, "f.json"), input_error);
 }
 
+TEST(PairSlots, ADenseSectionsSlotIsThePairIndexBothWays) {
+  for (std::size_t n : {2u, 3u, 7u, 64u, 1000u}) {
+    cluster_section c;
+    c.nodes.resize(n);
+    ASSERT_EQ(slot_count(c), pair_count(n));
+    const slot_lookup lookup(c);
+    for (std::size_t slot = 0; slot < slot_count(c); slot += n > 64 ? 997 : 1) {
+      const auto p = slot_pair(c, slot);
+      ASSERT_LT(p.a, p.b);
+      ASSERT_EQ(pair_index(p.a, p.b, n), slot) << n << " nodes";
+      ASSERT_EQ(lookup.find(p.b, p.a), slot);
+    }
+    EXPECT_EQ(slot_pair(c, slot_count(c) - 1).a, n - 2);
+    EXPECT_THROW(slot_pair(c, slot_count(c)), std::out_of_range);
+  }
+}
+
+TEST(PairSlots, ASparseSectionHasItsListedPairsOnly) {
+  cluster_section c;
+  c.nodes.resize(6);
+  c.pair_list = {{0, 3, 0}, {1, 4, 0}, {2, 5, 0}, {0, 1, 1}};
+  const slot_lookup lookup(c);
+  EXPECT_EQ(slot_count(c), 4u);
+  EXPECT_EQ(lookup.find(4, 1), 1u);
+  EXPECT_EQ(lookup.find(0, 1), 3u);
+  EXPECT_FALSE(lookup.find(0, 2)) << "not measured";
+  EXPECT_FALSE(lookup.find(0, 6)) << "no such node";
+  EXPECT_EQ(slot_pair(c, 3).round, 1u);
+}
+
+TEST(ClusterJson, ASparseSweepRoundTripsWithItsPlanAndLeaves) {
+  auto f = cluster_file();
+  auto& c = *f.cluster;
+  c.plan = {"matchings", 4, 0xdeadbeefcafeULL};
+  c.pair_list = {{0, 1, 0}, {0, 2, 1}, {1, 2, 2}};
+  c.leaves = {"leaf-a", "leaf-a", ""};
+  const auto j = to_json(f);
+  EXPECT_EQ(j["cluster"]["pair_list"][1], nlohmann::json::array({0, 2, 1}));
+  const auto back = result_from_json(j, "t");
+  EXPECT_EQ(back.cluster->plan.method, "matchings");
+  EXPECT_EQ(back.cluster->plan.matchings, 4u);
+  EXPECT_EQ(back.cluster->plan.seed, 0xdeadbeefcafeULL);
+  ASSERT_EQ(back.cluster->pair_list.size(), 3u);
+  EXPECT_EQ(back.cluster->pair_list[2].round, 2u);
+  EXPECT_EQ(back.cluster->leaves[1], "leaf-a");
+  EXPECT_FALSE(to_json(cluster_file())["cluster"].contains("pair_list")) << "dense: no list";
+}
+
+TEST(ClusterJson, RejectsAListedPairThatIsNoPairOfTheNodes) {
+  auto f = cluster_file();
+  f.cluster->pair_list = {{0, 1, 0}, {0, 2, 1}, {1, 2, 2}};
+  auto j = to_json(f);
+  j["cluster"]["pair_list"][2] = nlohmann::json::array({2, 1, 0});
+  try {
+    result_from_json(j, "f.json");
+    FAIL() << "accepted";
+  } catch (const input_error& e) {
+    EXPECT_NE(std::string(e.what()).find("cluster.pair_list[2]"), std::string::npos) << e.what();
+  }
+  j["cluster"]["pair_list"] = nlohmann::json::array({nlohmann::json::array({0, 1, 0})});
+  EXPECT_THROW(result_from_json(j, "f.json"), input_error) << "3 summaries for 1 listed pair";
+}
+
 }  // namespace
 }  // namespace gpubench::core
