@@ -106,7 +106,7 @@ confirm_plan plan_confirmation(const core::cluster_section& c, const suspect_opt
   std::size_t next = 0;  // spreads the candidates over the partners
   for (const auto& e : all) {
     if (e.ref.b) {
-      pairs.push_back({e.ref.a, *e.ref.b, std::nullopt});
+      pairs.push_back({e.ref.a, *e.ref.b, std::nullopt, ""});
       continue;
     }
     const std::size_t node = e.ref.a;
@@ -126,7 +126,7 @@ confirm_plan plan_confirmation(const core::cluster_section& c, const suspect_opt
         if (i != node) pool.push_back(i);
     for (std::size_t k = 0; k < std::min(confirm_partners, pool.size()); ++k) {
       const std::size_t partner = pool[(next + k) % pool.size()];
-      pairs.push_back({std::min(node, partner), std::max(node, partner), node});
+      pairs.push_back({std::min(node, partner), std::max(node, partner), node, ""});
     }
     next += confirm_partners;
   }

@@ -38,6 +38,9 @@ struct local_rerun {
 struct pair_rerun {
   std::size_t a = 0, b = 0;             // a < b: a serves, b measures, as in the pair rounds
   std::optional<std::size_t> for_node;  // for this candidate node; none: the link a-b
+  // The way to measure again: "" every way the sweep measured; "to_peer" (b -> a) or
+  // "from_peer" (a -> b): only that way's bandwidth cases, the way that was slow.
+  std::string direction;
 };
 
 struct confirm_plan {

@@ -1,6 +1,8 @@
 #include "core/cluster_schedule.hpp"
 
 #include <algorithm>
+#include <numeric>
+#include <random>
 #include <utility>
 
 namespace gpubench::core {
@@ -24,6 +26,25 @@ std::vector<pair_round> round_robin(std::size_t nodes) {
       add((r + i) % ring, (r + ring - i) % ring);
     rounds.push_back(std::move(round));
   }
+  return rounds;
+}
+
+std::vector<pair_round> random_matchings(std::size_t nodes, std::size_t k, std::uint64_t seed,
+                                         const std::vector<std::string>& /*leaves*/) {
+  // The circle method's rounds are edge-disjoint perfect matchings; on randomly relabelled
+  // nodes, K of them are K random matchings with K distinct partners per node.
+  std::vector<std::size_t> label(nodes);
+  std::iota(label.begin(), label.end(), std::size_t{0});
+  std::mt19937_64 draw(seed);
+  std::shuffle(label.begin(), label.end(), draw);
+  auto rounds = round_robin(nodes);
+  std::shuffle(rounds.begin(), rounds.end(), draw);
+  rounds.resize(std::min(k, rounds.size()));
+  for (auto& round : rounds)
+    for (auto& p : round) {
+      const auto [x, y] = std::minmax(label[p.a], label[p.b]);
+      p = {x, y};
+    }
   return rounds;
 }
 

@@ -4,6 +4,8 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
+#include <string>
 #include <vector>
 
 namespace gpubench::core {
@@ -17,6 +19,14 @@ using pair_round = std::vector<node_pair>;
 
 // The rounds of `nodes` nodes (none for fewer than two).
 std::vector<pair_round> round_robin(std::size_t nodes);
+
+// K disjoint perfect matchings of `nodes` nodes drawn from `seed` (--pairs matchings:K): every
+// node in at most one pair per round (one idle per round for odd N), against K distinct partners
+// over the K rounds; the same seed gives the same rounds. `leaves` (each node's leaf switch, or
+// empty: not known) lets the draw mix pairs within a leaf and across leaves. K is capped at the
+// N-1 rounds of all pairs.
+std::vector<pair_round> random_matchings(std::size_t nodes, std::size_t k, std::uint64_t seed,
+                                         const std::vector<std::string>& leaves = {});
 
 // Each round split into sub-rounds of at most `concurrency` pairs (0: no cap), in order.
 std::vector<pair_round> split_rounds(const std::vector<pair_round>& rounds,

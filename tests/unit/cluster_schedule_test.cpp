@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <set>
 #include <string>
 #include <vector>
 
@@ -71,6 +72,28 @@ TEST(ClusterSchedule, ConcurrencySplitsRoundsKeepingEveryPair) {
   EXPECT_EQ(pairs, pair_count(9));
   EXPECT_EQ(split_rounds(rounds, 0).size(), rounds.size());
   EXPECT_EQ(split_rounds(rounds, 1).size(), pair_count(9));
+}
+
+TEST(RandomMatchings, KDisjointMatchingsWithDistinctPartnersFromTheSeed) {
+  for (std::size_t n : {6u, 7u, 64u, 4096u}) {
+    const auto rounds = random_matchings(n, 4, 42);
+    ASSERT_EQ(rounds.size(), 4u);
+    std::set<std::pair<std::size_t, std::size_t>> seen;
+    for (const auto& round : rounds) {
+      std::set<std::size_t> busy;
+      for (const auto& p : round) {
+        ASSERT_LT(p.a, p.b);
+        ASSERT_LT(p.b, n);
+        EXPECT_TRUE(busy.insert(p.a).second && busy.insert(p.b).second) << "one pair per node";
+        EXPECT_TRUE(seen.insert({p.a, p.b}).second) << "a partner twice";
+      }
+      EXPECT_EQ(round.size(), n / 2);
+    }
+    const auto again = random_matchings(n, 4, 42);
+    EXPECT_EQ(again[3][0].a, rounds[3][0].a);
+    EXPECT_EQ(again[3][0].b, rounds[3][0].b);
+  }
+  EXPECT_EQ(random_matchings(5, 9, 1).size(), 5u) << "capped at the rounds of all pairs";
 }
 
 }  // namespace
