@@ -12,7 +12,9 @@
 
 namespace gpubench::cluster {
 
-enum class suspect_kind { node, link };
+// uplink: a leaf switch's way to the rest of the fabric (where the file gives each node's leaf):
+// the leaf's nodes slow across leaves and fine within theirs.
+enum class suspect_kind { node, link, uplink };
 
 // What the second look said of a suspect: not taken (no second figure in the file: a file
 // before format 1.2, a launch cut short, a stopped node), confirmed (a finding reproduced), or
@@ -21,8 +23,12 @@ enum class second_look { not_taken, confirmed, not_reproduced };
 
 struct suspect {
   suspect_kind kind = suspect_kind::node;
-  std::string node;           // the node; for a link, its first end
-  std::string peer;           // for a link, its other end; empty for a node
+  std::string node;  // the node; for a link, its first end (the sender, when directed); the leaf
+  std::string peer;  // for a link, its other end; empty for a node or an uplink
+  // Which way is slow, for a bandwidth measurement that runs one way: "send" (the node, or a
+  // link's first end, sends slowly), "receive"; empty where the way does not apply (latency,
+  // local points) or both ways are slow.
+  std::string direction;
   std::string benchmark;      // the measurement that shows it (a pair measurement or a local one)
   double value = 0;           // the suspect's figure (its median, or the link's)
   double cluster_median = 0;  // the same figure's median across the cluster
