@@ -1,9 +1,10 @@
 # Runs inside a soft-RoCE guest (see vm.sh), as `bash guest.sh ROLE` with GPUBENCH, OUT (the
 # writable result share, which both guests mount) set. Roles:
 #   a  rxe0 on one end of a veth pair (198.18.0.1/24): the net.rdma.* cases in loopback with
-#      --rdma-cm off and on (4 KiB); then rxe0 moved to the NIC (198.18.1.1/24), `gpubench
-#      serve` for host B's cases, and an ssh server (dropbear) for B's mpirun, until B is done.
-#   b  rxe0 on its NIC (198.18.1.2/24): every net.rdma.* case across the wire, twice
+#      --rdma-cm off (4 KiB); then rxe0 moved to the NIC (198.18.1.1/24), `gpubench serve` for
+#      host B's cases, and an ssh server (dropbear) for B's mpirun, until B is done.
+#   b  at the same time as A's loopback, the same in its own veth pair with --rdma-cm on; then
+#      rxe0 on its NIC (198.18.1.2/24): every net.rdma.* case across the wire, twice
 #      (--rdma-cm off with polled completions at 2 B, 64 B, 2 KiB, 64 KiB and 1 MiB; --rdma-cm
 #      on with completion events at 2 B, 64 B, 2 KiB and 64 KiB: at 1 MiB, send bandwidth with
 #      events once stalled for good, see docs/rdma.md), inline posts up to 64 B; then coll.allreduce over both guests
@@ -35,6 +36,18 @@ rxe_on() { # rxe_on NETDEV: rxe0 on that netdev, ACTIVE
   rdma link show rxe0/1
   ibv_devinfo -d rxe0 | grep -E 'state|active_mtu|link_layer'
 }
+loopback() { # loopback off|on: the net.rdma.* cases through rxe0 on a veth pair, at 4 KiB
+  ip link add veth0 type veth peer name veth1
+  ip addr add 198.18.0.1/24 dev veth0
+  ip addr add 198.18.0.2/24 dev veth1
+  ip link set veth0 up
+  ip link set veth1 up
+  step "rxe0 on veth0" rxe_on veth0 || return 1
+  step "loopback --rdma-cm $1" "$GPUBENCH" "${rdma_args[@]}" --sizes 4K --rdma-cm "$1" \
+    --out "$OUT/loopback-cm-$1.json"
+  rdma link delete rxe0
+  ip link delete veth0
+}
 nic_up() { # nic_up ADDRESS/PREFIX
   ip addr add "$1" dev eth0
   ip link set eth0 up
@@ -48,18 +61,9 @@ rdma_args=(run --suite network --filter '^net\.rdma\.' --quiet --rdma-iters 100 
 case $role in
   a)
     hostname guest-a # mpirun and gpubench tell the nodes apart by host name
-    ip link add veth0 type veth peer name veth1
-    ip addr add 198.18.0.1/24 dev veth0
-    ip addr add 198.18.0.2/24 dev veth1
-    ip link set veth0 up
-    ip link set veth1 up
-    step "rxe0 on veth0" rxe_on veth0 || exit 1
-    for cm in off on; do
-      step "loopback --rdma-cm $cm" "$GPUBENCH" "${rdma_args[@]}" --sizes 4K --rdma-cm "$cm" \
-        --out "$OUT/loopback-cm-$cm.json"
-    done
+    # Each guest runs one connection mode in loopback, both at once (one emulated CPU each).
+    loopback off || exit 1
     # Host A of the two-host cases.
-    rdma link delete rxe0
     nic_up 198.18.1.1/24
     step "rxe0 on eth0" rxe_on eth0 || exit "$status"
     "$GPUBENCH" serve --bind 198.18.1.1 --port 18515 --io-timeout 60 >"$OUT/serve.log" 2>&1 &
@@ -81,10 +85,11 @@ case $role in
     ;;
   b)
     hostname guest-b
+    loopback on
     nic_up 198.18.1.2/24
     rxe_ok=0
     step "rxe0 on eth0" rxe_on eth0 && rxe_ok=1
-    # Host A runs its loopback cases first.
+    # Host A serves once its loopback cases are done.
     if ((rxe_ok)) && step "host A serving" wait_for_file "$OUT/serve.ready" 240; then
       step "two hosts, manual connection, polled" "$GPUBENCH" "${rdma_args[@]}" \
         --peer 198.18.1.1:18515 --sizes 2:1M:32 --rdma-inline 64 \

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Soft-RoCE: net.rdma.* and an MPI allreduce on a real kernel RDMA stack. Boots Debian's kernel
 # under QEMU (vm.sh) twice at once, joined by a virtual wire (guest.sh says what each runs):
-#   guest A: rxe0 on a veth end, every net.rdma.* case in loopback with --rdma-cm off and on;
+#   guest A: rxe0 on a veth end, every net.rdma.* case in loopback with --rdma-cm off;
 #            then rxe0 on its NIC, `gpubench serve` and an ssh server;
-#   guest B: rxe0 on its NIC, every net.rdma.* case towards A in both connection and both
+#   guest B: meanwhile the same loopback cases with --rdma-cm on; then rxe0 on its NIC, every
+#            net.rdma.* case towards A in both connection and both
 #            completion modes over 2 B..1 MiB, then coll.allreduce across A and B under mpirun,
 #            over UCX on rxe0 and over TCP.
 # check_result.py and check_coll.py then check every result file. Skipped (77) only when no
