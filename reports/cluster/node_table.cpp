@@ -67,11 +67,17 @@ std::map<std::string, std::string> verdicts(const core::cluster_section& c,
         break;
       case suspect_kind::uplink:
         for (std::size_t i : nodes_on(c, s.node))
-          add(c.nodes[i].name, "behind the " + kind_text(s) + " of " + s.node);
+          add(c.nodes[i].name, "behind " + s.node + "'s slow uplink" + uplink_way(s));
         break;
     }
   }
   return out;
+}
+
+std::string uplink_way(const suspect& s) {
+  return s.direction == "send"      ? " (out of the leaf)"
+         : s.direction == "receive" ? " (into the leaf)"
+                                    : "";
 }
 
 std::string figure(const std::optional<double>& v) {

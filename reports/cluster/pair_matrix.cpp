@@ -53,7 +53,7 @@ void mark(model::heatmap& h, const core::cluster_section& c, const pair_view& v,
 }
 
 std::string groups_text(const node_order& order) {
-  std::string out = "nodes by leaf switch, boundaries drawn";
+  std::string out = "nodes by leaf switch";
   if (order.groups.size() > max_marks_listed)
     return out + " (" + std::to_string(order.groups.size()) + " leaves)";
   out += ": ";

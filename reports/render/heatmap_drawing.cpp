@@ -22,7 +22,9 @@ shade_rgb shade_colour(double t) {
   return {0.93 - 0.8 * t, 0.95 - 0.6 * t, 0.98 - 0.3 * t};
 }
 
-constexpr shade_rgb empty_colour{0.92, 0.92, 0.92};
+// Mid grey: lighter than the best cells, darker than the worst, so a pair not measured (most of a
+// sparse sweep's matrix) is never taken for a slow one.
+constexpr shade_rgb empty_colour{0.80, 0.80, 0.80};
 
 void mark_colour(cairo_t* cr) {
   cairo_set_source_rgb(cr, 0.85, 0.05, 0.05);
@@ -128,9 +130,12 @@ void draw_heatmap_groups(cairo_t* cr, const heatmap& m, const heatmap_grid& g) {
   const double side_c = g.cell * static_cast<double>(m.cols.size());
   cairo_save(cr);
   cairo_set_source_rgb(cr, 0.25, 0.25, 0.25);
-  cairo_set_line_width(cr, m.raster ? 0.6 : 1.2);
+  cairo_set_line_width(cr, m.raster ? 0.8 : 2.0);
+  // Lines closer than a few points apart would cover the cells with a mesh (128 leaves of a
+  // 4,096-node matrix): then only a marked group is drawn.
+  const bool lines = side_r / static_cast<double>(m.groups.size()) >= min_group_span;
   for (const auto& grp : m.groups) {
-    if (grp.first == 0 || grp.first >= m.rows.size()) continue;
+    if (!lines || grp.first == 0 || grp.first >= m.rows.size()) continue;
     const double at = g.cell * static_cast<double>(grp.first) - (m.raster ? 0 : 0.5);
     cairo_move_to(cr, g.x0, g.y0 + at);
     cairo_line_to(cr, g.x0 + side_c, g.y0 + at);

@@ -29,6 +29,9 @@ inline constexpr std::size_t max_raster_side = 640;
 // the rows are grouped).
 void draw_heatmap_raster(cairo_t* cr, const model::heatmap& m, const heatmap_grid& g, double lo,
                          double hi);
+// Groups narrower than this on average (in surface units) get no boundary lines.
+inline constexpr double min_group_span = 8;
+
 // Lines where each group of rows and columns starts; a marked group outlined in red.
 void draw_heatmap_groups(cairo_t* cr, const model::heatmap& m, const heatmap_grid& g);
 // Red outlines around marked rows and columns (slow nodes) and rings around marked cells

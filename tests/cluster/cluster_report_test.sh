@@ -123,7 +123,7 @@ grep -q "4 random matchings (seed 7): $("$py" -c "print(f'{$planned:,}')") of 8,
 pngs=$(grep -o "data:image/png;base64" "$TEST_TMP/c4096.html" | wc -l)
 ((pngs == 2)) && pass "4,096 nodes: two raster matrices (bandwidth both ways as one, latency)" ||
   fail "4,096 nodes: $pngs raster images"
-grep -q "net.tcp.bandwidth 1 MiB (streams=1) sending, pair median" "$TEST_TMP/c4096.html" &&
+grep -q "net.tcp.bandwidth 1M (streams=1) sending, pair median" "$TEST_TMP/c4096.html" &&
   grep -q "leaf switch" "$TEST_TMP/c4096.html" &&
   pass "4,096 nodes: node table by leaf, sending and receiving apart" ||
   fail "4,096 nodes: node table without leaves or directions"

@@ -4,12 +4,16 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdint>
 #include <functional>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "core/cluster.hpp"
 #include "reports/cluster/cluster_report.hpp"
 #include "reports/page_one/findings/cluster_suspect.hpp"
+#include "reports/render/charts.hpp"
 
 namespace gpubench::reports::cluster {
 namespace {
@@ -224,7 +228,7 @@ TEST(ClusterReport, NodeTableShowsSendingAndReceivingApart) {
   EXPECT_EQ(t->rows[3][0], "n3");
   EXPECT_EQ(t->rows[3][sending], "0.2");
   EXPECT_EQ(t->rows[3][receiving], "1.00");
-  EXPECT_EQ(t->rows[1][sending], "1.00");      // n1 measured with n0 and n3
+  EXPECT_EQ(t->rows[1][sending], "1.00");   // n1 measured with n0 and n3
   EXPECT_EQ(t->rows[1][receiving], "0.6");  // from n0 (1) and n3 (0.2): their median
   EXPECT_EQ(column(*t, "net.tcp.latency 8B (streams=1) pair median"), sending + 2);
 }
@@ -298,7 +302,7 @@ TEST(ClusterReport, NodesGroupedByLeafWithBoundariesAndTheUplinkWithItsNodes) {
   EXPECT_EQ(nodes->rows[4][0], "n1");
   EXPECT_EQ(nodes->rows[4][1], "leafA");
   EXPECT_EQ(nodes->rows[7][1], "no leaf known");
-  EXPECT_NE(nodes->rows[0].back().find("slow uplink of leafB"), std::string::npos);
+  EXPECT_NE(nodes->rows[0].back().find("behind leafB's slow uplink"), std::string::npos);
   EXPECT_NE(all_text(s).find("Nodes on 3 leaf switches"), std::string::npos);
 }
 
@@ -338,6 +342,59 @@ TEST(ClusterReport, SparseFileThroughTheVerdictIsDrawn) {
   EXPECT_DOUBLE_EQ(maps[0]->values[1][3], 1.0);
   EXPECT_DOUBLE_EQ(maps[0]->values[7][5], 1.0);
   EXPECT_TRUE(std::isnan(maps[0]->values[0][7]));
+}
+
+// The width and height in the IHDR of the first PNG embedded in an SVG (base64).
+std::pair<std::uint32_t, std::uint32_t> png_size(const std::string& svg) {
+  const std::string tag = "data:image/png;base64,";
+  const auto at = svg.find(tag);
+  if (at == std::string::npos) return {0, 0};
+  const std::string b64 = svg.substr(at + tag.size(), 32);  // 24 bytes: signature and IHDR
+  const std::string alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  std::vector<unsigned char> bytes;
+  std::uint32_t acc = 0;
+  int bits = 0;
+  for (char ch : b64) {
+    const auto v = alphabet.find(ch);
+    if (v == std::string::npos) break;
+    acc = (acc << 6) | static_cast<std::uint32_t>(v);
+    bits += 6;
+    if (bits >= 8) {
+      bits -= 8;
+      bytes.push_back(static_cast<unsigned char>((acc >> bits) & 0xff));
+    }
+  }
+  if (bytes.size() < 24) return {0, 0};
+  auto word = [&](std::size_t i) {
+    return (std::uint32_t{bytes[i]} << 24) | (std::uint32_t{bytes[i + 1]} << 16) |
+           (std::uint32_t{bytes[i + 2]} << 8) | bytes[i + 3];
+  };
+  return {word(16), word(20)};
+}
+
+TEST(ClusterReport, MatrixOf4096NodesIsASmallImage) {
+  if (const auto why = render::charts_unavailable()) GTEST_SKIP() << *why;
+  // 4,096 nodes, one matching (i with i^1) both ways, 128 leaves of 32: one pixel per 7x7 block
+  // of cells (4,096 pixels a side would be averaged away by any viewer, and 16 M pixels large).
+  std::vector<core::planned_pair> list;
+  std::vector<std::string> leaves;
+  for (std::size_t i = 0; i < 4096; ++i) {
+    if (i % 2 == 0) list.push_back({i, i + 1, 0});
+    leaves.push_back("leaf" + std::to_string(i / 32));
+  }
+  const auto f = make_file(4096, list, n3_slow_to_send, leaves);
+  cluster_verdict v;
+  v.named.push_back(make_suspect(suspect_kind::node, "n3", "send"));
+  v.named.push_back(make_suspect(suspect_kind::uplink, "leaf5", "receive"));
+  const auto s = sections(f, v);
+  const auto maps = heatmaps(s);
+  ASSERT_EQ(maps.size(), 2u);
+  EXPECT_EQ(maps[0]->cells.size(), 4096u);
+  const std::string svg = render::heatmap_svg(*maps[0], "t-");
+  const auto [w, h] = png_size(svg);
+  EXPECT_EQ(w, 586u);  // ceil(4096 / 7)
+  EXPECT_EQ(h, 586u);
+  EXPECT_LT(svg.size(), 200000u);
 }
 
 TEST(ClusterSuspectFinding, SaysTheWayAndTheUplinkInPlainWords) {
