@@ -48,6 +48,12 @@ std::vector<local_column> local_columns(const core::cluster_section& c) {
   return out;
 }
 
+std::string uplink_way(const suspect& s) {
+  return s.direction == "send"      ? " (out of the leaf)"
+         : s.direction == "receive" ? " (into the leaf)"
+                                    : "";
+}
+
 // What each node is suspected of, by name: its own verdict, its links, its leaf's uplink.
 std::map<std::string, std::string> verdicts(const core::cluster_section& c,
                                             const std::vector<suspect>& suspects) {
@@ -72,12 +78,6 @@ std::map<std::string, std::string> verdicts(const core::cluster_section& c,
     }
   }
   return out;
-}
-
-std::string uplink_way(const suspect& s) {
-  return s.direction == "send"      ? " (out of the leaf)"
-         : s.direction == "receive" ? " (into the leaf)"
-                                    : "";
 }
 
 std::string figure(const std::optional<double>& v) {
