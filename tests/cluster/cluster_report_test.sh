@@ -17,6 +17,10 @@ py=/usr/bin/python3
 "$py" "$here/make_cluster_result.py" --out "$TEST_TMP/c8.json" --nodes 8 --slow-node node0003 \
   --slow-link node0001,node0006 >/dev/null || fail "generating 8 nodes"
 validate "$TEST_TMP/c8.json"
+# Format 1.4: a sparse sweep of 2 matchings, bandwidth both ways, two leaves.
+"$py" "$here/make_cluster_result.py" --out "$TEST_TMP/c8s.json" --nodes 8 --matchings 2 --both-ways \
+  --slow-way send --leaf-size 4 >/dev/null || fail "generating 8 nodes, 2 matchings"
+validate "$TEST_TMP/c8s.json"
 
 start=$(date +%s%N)
 planted=$("$py" "$here/make_cluster_result.py" --out "$TEST_TMP/c1000.json" --nodes 1000 --seed 7) ||
