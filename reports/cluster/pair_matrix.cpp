@@ -16,7 +16,7 @@ constexpr std::size_t max_marks_listed = 8;
 
 // Marks the suspects: a slow node's row and column (on a directed matrix its row alone when it
 // is slow to send, its column alone when slow to receive), a slow link's cells (its slow way
-// alone when directed), a slow uplink's leaf.
+// alone when directed), a slow uplink's leaf (its rows or columns alone when directed).
 void mark(model::heatmap& h, const core::cluster_section& c, const pair_view& v,
           const node_order& order, const std::vector<suspect>& suspects) {
   std::map<std::string, std::size_t> at;  // name -> position
@@ -25,16 +25,21 @@ void mark(model::heatmap& h, const core::cluster_section& c, const pair_view& v,
   std::string label;
   std::size_t listed = 0;
   for (const auto& s : suspects) {
+    const bool send = v.directed() && s.direction == "send";
+    const bool receive = v.directed() && s.direction == "receive";
     if (s.kind == suspect_kind::uplink) {
+      // Slow out of the leaf: its rows (its nodes sending); into it: its columns.
       bool found = false;
       for (auto& g : h.groups)
-        if (g.name == s.node) g.marked = found = true;
+        if (g.name == s.node) {
+          g.marked_rows = g.marked_rows || !receive;
+          g.marked_cols = g.marked_cols || !send;
+          found = true;
+        }
       if (!found) continue;
     } else {
       const auto a = at.find(s.node);
       if (a == at.end()) continue;
-      const bool send = v.directed() && s.direction == "send";
-      const bool receive = v.directed() && s.direction == "receive";
       if (s.kind == suspect_kind::node) {
         (send ? h.marked_rows : receive ? h.marked_cols : h.marked_lines).push_back(a->second);
       } else {
@@ -83,7 +88,7 @@ model::heatmap pair_matrix(const core::cluster_section& c, const pair_view& v,
     h.cols.push_back(h.rows.back());
   }
   for (const auto& g : order.groups)
-    h.groups.push_back({g.first, g.count, group_name(g.leaf), false});
+    h.groups.push_back({g.first, g.count, group_name(g.leaf), false, false});
   // Only what was measured: a raster matrix as a list of cells (a sparse sweep of 4,096 nodes
   // has a few thousand, not 16 million), a small one as a full grid of NaN (empty) and figures.
   if (!h.raster) h.values.assign(n, std::vector<double>(n, std::nan("")));

@@ -64,12 +64,14 @@ struct heatmap_cell {
 };
 
 // A run of rows (and the same columns) that belong together, e.g. the nodes of one leaf switch:
-// the drawing marks where each group starts; a marked group (a slow uplink) is bracketed in red.
+// the drawing marks where each group starts; a marked group (a slow uplink) is outlined in red,
+// its rows, its columns or both (on a directed matrix: slow out of the group, into it).
 struct heatmap_group {
   std::size_t first = 0;
   std::size_t count = 0;
   std::string name;
-  bool marked = false;
+  bool marked_rows = false;
+  bool marked_cols = false;
 };
 
 // A matrix of values, GPU pairs against each other; empty cells are NaN.

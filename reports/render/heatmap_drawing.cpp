@@ -146,16 +146,23 @@ void draw_heatmap_groups(cairo_t* cr, const heatmap& m, const heatmap_grid& g) {
   // A marked group (a slow uplink): its rows and columns outlined, a bar beside them, its name.
   mark_colour(cr);
   for (const auto& grp : m.groups) {
-    if (!grp.marked) continue;
+    if (!grp.marked_rows && !grp.marked_cols) continue;
     const double from = g.cell * static_cast<double>(grp.first);
     const double span = std::max(1.0, g.cell * static_cast<double>(grp.count));
     cairo_set_line_width(cr, 1.4);
-    cairo_rectangle(cr, g.x0 - 0.5, g.y0 + from - 0.5, side_c, span);
-    cairo_rectangle(cr, g.x0 + from - 0.5, g.y0 - 0.5, span, side_r);
+    if (grp.marked_rows) cairo_rectangle(cr, g.x0 - 0.5, g.y0 + from - 0.5, side_c, span);
+    if (grp.marked_cols) cairo_rectangle(cr, g.x0 + from - 0.5, g.y0 - 0.5, span, side_r);
     cairo_stroke(cr);
+    // A bar beside the rows and under the columns, as the triangles of a marked node.
     cairo_set_line_width(cr, 3);
-    cairo_move_to(cr, g.x0 + side_c + 4, g.y0 + from);
-    cairo_line_to(cr, g.x0 + side_c + 4, g.y0 + from + span);
+    if (grp.marked_rows) {
+      cairo_move_to(cr, g.x0 + side_c + 4, g.y0 + from);
+      cairo_line_to(cr, g.x0 + side_c + 4, g.y0 + from + span);
+    }
+    if (grp.marked_cols) {
+      cairo_move_to(cr, g.x0 + from, g.y0 + side_r + 4);
+      cairo_line_to(cr, g.x0 + from + span, g.y0 + side_r + 4);
+    }
     cairo_stroke(cr);
     if (m.raster) {
       const auto l = make_layout(cr, grp.name, {7, true, -1, PANGO_ALIGN_LEFT, false});

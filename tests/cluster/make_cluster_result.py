@@ -7,6 +7,7 @@ at a scale this machine cannot launch. Standard library only; per-pair summaries
                          [--slow-link NAME,NAME] [--factor 0.25] [--noise 0.05] [--seed 1]
                          [--second-look --noisy-node NAME]
                          [--matchings K] [--both-ways [--slow-way send|receive]] [--leaf-size L]
+                         [--slow-uplink LEAF]
 
 Node names are node0000, node0001, ...; the defaults plant node 2N/5 and the link between nodes
 N/10 and 7N/8. Prints the planted names on stdout, one per line: "node NAME", "link A B".
@@ -18,7 +19,8 @@ Format 1.4 (docs/result.schema.json): --matchings K writes a sparse sweep (K ran
 matchings from --seed, schedule.method "matchings" and pair_list; the planted link is added to
 the list when no matching drew it); --both-ways measures bandwidth both ways (direction to_peer,
 b -> a, and from_peer, a -> b), the slow node slow in both or, with --slow-way, only when it sends
-or only when it receives; --leaf-size L puts nodes on leaf switches of L nodes (leaf000, ...).
+or only when it receives; --leaf-size L puts nodes on leaf switches of L nodes (leaf000, ...),
+and --slow-uplink LEAF slows that leaf's pairs with other leaves (with --slow-way, one way).
 """
 import argparse
 import json
@@ -73,6 +75,8 @@ def main():
     ap.add_argument("--slow-way", choices=["both", "send", "receive"], default="both",
                     help="with --both-ways: which way the slow node is slow")
     ap.add_argument("--leaf-size", type=int, default=0, help="nodes per leaf switch")
+    ap.add_argument("--slow-uplink", help="with --leaf-size: a leaf (leaf001) whose pairs with "
+                    "other leaves are slow (--slow-way: out of it or into it)")
     a = ap.parse_args()
     n = a.nodes
     if n < 2 or n > 10000:
@@ -116,6 +120,11 @@ def main():
 
     if a.matchings < 0 or a.leaf_size < 0:
         sys.exit("make_cluster_result.py: --matchings and --leaf-size must be 0 or more")
+    uplink = None
+    if a.slow_uplink:
+        if not a.leaf_size or not a.slow_uplink.startswith("leaf"):
+            sys.exit("make_cluster_result.py: --slow-uplink takes leafNNN and needs --leaf-size")
+        uplink = int(a.slow_uplink[4:])
     pair_list = matchings(n, a.matchings, link, rng) if a.matchings else None
     slots = ([(p[0], p[1]) for p in pair_list] if pair_list is not None else
              [(x, y) for x in range(n) for y in range(x + 1, n)])
@@ -127,6 +136,17 @@ def main():
             sender = y if way == "to_peer" else x
             receiver = x if way == "to_peer" else y
             v = base * rng.uniform(1 - a.noise, 1 + a.noise)
+            if uplink is not None:
+                ways = {"both": (sender, receiver), "send": (sender,), "receive": (receiver,)}
+                crossing = (x // a.leaf_size == uplink) != (y // a.leaf_size == uplink)
+                if crossing and (way is None or any(e // a.leaf_size == uplink
+                                                    for e in ways[a.slow_way])):
+                    v = base * rng.uniform(1 - a.noise, 1 + a.noise)
+                    v = v * a.factor if better == "higher" else v / a.factor
+                    median.append(round(v, 3))
+                    p99.append(round(v * (0.9 if better == "higher" else 1.3), 3))
+                    counts.append(count)
+                    continue
             slow_here = (x, y) == link or (
                 (x == slow or y == slow) if way is None or a.slow_way == "both" else
                 (sender == slow if a.slow_way == "send" else receiver == slow))

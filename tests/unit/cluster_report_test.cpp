@@ -274,9 +274,10 @@ TEST(ClusterReport, NodesGroupedByLeafWithBoundariesAndTheUplinkWithItsNodes) {
   EXPECT_EQ(h.rows, (std::vector<std::string>{"n0", "n2", "n4", "n6", "n1", "n3", "n5", "n7"}));
   ASSERT_EQ(h.groups.size(), 3u);
   EXPECT_EQ(h.groups[0].name, "leafB");
-  EXPECT_TRUE(h.groups[0].marked);  // the slow uplink
+  EXPECT_TRUE(h.groups[0].marked_rows);  // the slow uplink, both ways
+  EXPECT_TRUE(h.groups[0].marked_cols);
   EXPECT_EQ(h.groups[1].first, 4u);
-  EXPECT_FALSE(h.groups[1].marked);
+  EXPECT_FALSE(h.groups[1].marked_rows || h.groups[1].marked_cols);
   EXPECT_EQ(h.groups[2].name, "no leaf known");
   EXPECT_EQ(h.marked_rows, std::vector<std::size_t>{5});  // n3 at position 5
   // n3 -> n1 (slow to send) sits at (position 5, position 4).
@@ -390,6 +391,11 @@ TEST(ClusterReport, MatrixOf4096NodesIsASmallImage) {
   const auto maps = heatmaps(s);
   ASSERT_EQ(maps.size(), 2u);
   EXPECT_EQ(maps[0]->cells.size(), 4096u);
+  // leaf5's uplink slow into the leaf: its columns (its nodes receiving) only.
+  EXPECT_FALSE(maps[0]->groups[5].marked_rows);
+  EXPECT_TRUE(maps[0]->groups[5].marked_cols);
+  EXPECT_TRUE(maps[1]->groups[5].marked_rows);  // latency: no way, the whole leaf
+  EXPECT_TRUE(maps[1]->groups[5].marked_cols);
   const std::string svg = render::heatmap_svg(*maps[0], "t-");
   const auto [w, h] = png_size(svg);
   EXPECT_EQ(w, 586u);  // ceil(4096 / 7)

@@ -41,17 +41,17 @@ words node_words(const suspect& s) {
             "launcher's log), then run it again"};
   if (s.direction == "send")
     return {"node " + s.node,
-            fmt::format("Node {} is slow to send: its outgoing bandwidth is below the rest of "
-                        "the cluster, what it receives is not ({})",
-                        s.node, s.benchmark),
+            fmt::format("Node {} is slow to send: what it sends falls short of the rest of the "
+                        "cluster, what it receives does not (the evidence gives each measurement)",
+                        s.node),
             "Check the node's transmit side: NIC counters (ethtool -S: tx errors, pause frames), "
             "link speed, the cable or transceiver lane, " +
                 nic_check};
   if (s.direction == "receive")
     return {"node " + s.node,
-            fmt::format("Node {} is slow to receive: its incoming bandwidth is below the rest of "
-                        "the cluster, what it sends is not ({})",
-                        s.node, s.benchmark),
+            fmt::format("Node {} is slow to receive: what it receives falls short of the rest of "
+                        "the cluster, what it sends does not (the evidence gives each measurement)",
+                        s.node),
             "Check the node's receive side: NIC counters (ethtool -S: rx drops, rx errors, "
             "buffer overruns), ring sizes and interrupt placement, " +
                 nic_check};
@@ -87,8 +87,8 @@ words uplink_words(const suspect& s) {
   return {"uplink of " + s.node,
           fmt::format("The uplink of leaf switch {} is slow{}: its nodes are slow with nodes on "
                       "other leaves and fine with each other, so the switch's way to the rest of "
-                      "the fabric is at fault, not the nodes ({})",
-                      s.node, way, s.benchmark),
+                      "the fabric is at fault, not the nodes",
+                      s.node, way),
           "Check the leaf's uplink ports and cables (speed, error counters, a failed member of a "
           "port channel or an ECMP path), and the spine ports they reach; then re-measure a pair "
           "across the leaf"};
