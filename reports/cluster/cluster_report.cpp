@@ -13,13 +13,15 @@
 
 namespace gpubench::reports::cluster {
 
-using namespace model;
-
 // The verdict is cluster/'s (gpubench::cluster); this section only shows it.
 using gpubench::cluster::cluster_verdict;
 using gpubench::cluster::min_nodes_for_verdict;
 using gpubench::cluster::node_answered;
 using gpubench::cluster::suspect_options;
+using model::block;
+using model::note;
+using model::paragraph;
+using model::section;
 
 namespace {
 
@@ -90,7 +92,7 @@ block overview(const core::cluster_section& c, const std::vector<pair_view>& vie
       leaves_text(order) +
       " Suspects are named from this file alone with robust statistics across the cluster: a "
       "figure is an outlier when it is worse than the cluster median by more than " +
-      format_value(o.deviation) +
+      model::format_value(o.deviation) +
       " scaled MADs on the log scale (1.4826 x the MAD of the logarithms) and by at least " +
       percent(o.min_change) + " (" + percent(o.min_latency_change) +
       " for latency); a node is slow when its own results are outliers among the nodes or more "
@@ -104,7 +106,7 @@ block overview(const core::cluster_section& c, const std::vector<pair_view>& vie
 }
 
 block failures_table(const core::cluster_section& c) {
-  table f;
+  model::table f;
   f.caption = "Pairs not measured (" + std::to_string(c.failures.size()) + ")";
   f.header = {"pair", "measurement", "reason"};
   const auto name = [&](std::size_t k) {
@@ -197,7 +199,7 @@ std::vector<section> cluster_run_sections(const std::string& label, const core::
   return out;
 }
 
-std::vector<section> cluster_sections(const std::vector<run_input>& runs,
+std::vector<section> cluster_sections(const std::vector<model::run_input>& runs,
                                       const suspect_options& options) {
   std::vector<section> out;
   for (const auto& r : runs) {
