@@ -78,7 +78,7 @@ struct comparison_row {
   double threshold = 0;          // the relative threshold that applied
   std::optional<u_test_result> test;
   std::optional<reference_bounds> reference;
-  bool one_value = false;  // a side holds one value: judged by judge_one_value_sweeps
+  bool one_value = false;        // a side holds one value: judged by judge_one_value_sweeps
   std::optional<double> sign_p;  // one-value rows: the sign test across the sweep
   std::string decided_by;        // "sign test", "single-value bound" or "" (not decided)
 

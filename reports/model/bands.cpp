@@ -15,9 +15,15 @@ namespace gpubench::reports::model {
 const char* builtin_bands_json();
 
 const std::vector<std::string>& band_metrics() {
-  static const std::vector<std::string> metrics = {
-      "h2d",         "d2h",       "gpu_pair_uni", "gpu_pair_bidir", "allreduce_8gpu_nvls",
-      "allreduce_8gpu_ring", "nic_busbw", "ib_write_bw", "rc_latency"};
+  static const std::vector<std::string> metrics = {"h2d",
+                                                   "d2h",
+                                                   "gpu_pair_uni",
+                                                   "gpu_pair_bidir",
+                                                   "allreduce_8gpu_nvls",
+                                                   "allreduce_8gpu_ring",
+                                                   "nic_busbw",
+                                                   "ib_write_bw",
+                                                   "rc_latency"};
   return metrics;
 }
 
@@ -81,7 +87,8 @@ bool gpu_matches(const band_system& s, const nlohmann::json& gpus) {
   return std::any_of(gpus.begin(), gpus.end(), [&](const nlohmann::json& g) {
     if (!g.is_object() || !g.contains("name") || !g.at("name").is_string()) return false;
     const auto ws = words(g.at("name").get<std::string>());
-    return std::any_of(s.gpu.begin(), s.gpu.end(), [&](const auto& w) { return has_word(ws, w); }) &&
+    return std::any_of(s.gpu.begin(), s.gpu.end(),
+                       [&](const auto& w) { return has_word(ws, w); }) &&
            std::none_of(s.not_gpu.begin(), s.not_gpu.end(),
                         [&](const auto& w) { return has_word(ws, w); });
   });
@@ -215,8 +222,8 @@ const band* band_table::find(const std::string& metric, const band_context& cont
 }
 
 std::string band_text(const band& b) {
-  std::string out = b.low == b.high ? format_value(b.low)
-                                    : format_value(b.low) + "-" + format_value(b.high);
+  std::string out =
+      b.low == b.high ? format_value(b.low) : format_value(b.low) + "-" + format_value(b.high);
   out += " " + b.unit;
   if (b.floor) out += ", floor " + format_value(*b.floor);
   return out;

@@ -47,8 +47,8 @@ std::string link_layer_of(const core::case_result& c) {
 }
 
 // The worst (or best) figure among the cases `keep` accepts.
-std::optional<std::pair<const core::case_result*, path_figure>> pick(
-    const core::result_file& f, bool best, const auto& keep) {
+std::optional<std::pair<const core::case_result*, path_figure>> pick(const core::result_file& f,
+                                                                     bool best, const auto& keep) {
   std::optional<std::pair<const core::case_result*, path_figure>> out;
   for (const auto& c : f.results) {
     if (!keep(c)) continue;
@@ -85,8 +85,12 @@ void pairs_both_ways(const core::result_file& f, std::vector<candidate>& out) {
            (measured.empty() || measured == "total");
   });
   if (found)
-    out.push_back({"gpu_pair_bidir", "GPU to GPU, both ways together: slowest pair", found->first,
-                   found->second, {&f.system, {}, {}}, ""});
+    out.push_back({"gpu_pair_bidir",
+                   "GPU to GPU, both ways together: slowest pair",
+                   found->first,
+                   found->second,
+                   {&f.system, {}, {}},
+                   ""});
 }
 
 bool out_of_place(const core::case_result& c) {
@@ -101,10 +105,10 @@ void allreduce_one_node(const core::result_file& f, const band_table& bands,
   });
   if (!found) return;
   const auto& c = *found->first;
-  const std::string algorithm =
-      c.context.is_object() && c.context.contains("algorithm") && c.context.at("algorithm").is_string()
-          ? c.context.at("algorithm").get<std::string>()
-          : "";
+  const std::string algorithm = c.context.is_object() && c.context.contains("algorithm") &&
+                                        c.context.at("algorithm").is_string()
+                                    ? c.context.at("algorithm").get<std::string>()
+                                    : "";
   const band_context ctx{&f.system, {}, {}};
   std::string metric, note;
   if (algorithm.find("NVLS") != std::string::npos) {
@@ -137,7 +141,9 @@ void per_nic(const core::result_file& f, std::vector<candidate>& out) {
   fig.value /= static_cast<double>(nics);
   out.push_back({"nic_busbw",
                  fmt::format("Allreduce across {} nodes, per NIC", param(*found->first, "nodes")),
-                 found->first, fig, {&f.system, {}, {}},
+                 found->first,
+                 fig,
+                 {&f.system, {}, {}},
                  fmt::format("busbw / {} NIC{} per node", nics, nics == 1 ? "" : "s")});
 }
 
@@ -148,17 +154,25 @@ void rdma(const core::result_file& f, std::vector<candidate>& out) {
            model::largest_point(c) && model::largest_point(c)->bytes >= 65536;
   });
   if (write)
-    out.push_back({"ib_write_bw", "RDMA write bandwidth (one port)", write->first, write->second,
-                   {&f.system, port_gbps(*write->first), link_layer_of(*write->first)}, ""});
+    out.push_back({"ib_write_bw",
+                   "RDMA write bandwidth (one port)",
+                   write->first,
+                   write->second,
+                   {&f.system, port_gbps(*write->first), link_layer_of(*write->first)},
+                   ""});
   const auto lat = pick(f, true, [](const core::case_result& c) {
     const std::string op = param(c, "op");
-    return c.kind.is(core::paths::network) && c.kind.transport == "rdma" &&
-           c.metric == "latency" && (op == "send" || op == "write") &&
-           model::smallest_point(c) && model::smallest_point(c)->bytes <= 64;
+    return c.kind.is(core::paths::network) && c.kind.transport == "rdma" && c.metric == "latency" &&
+           (op == "send" || op == "write") && model::smallest_point(c) &&
+           model::smallest_point(c)->bytes <= 64;
   });
   if (lat)
-    out.push_back({"rc_latency", "RDMA latency, small messages, p50", lat->first, lat->second,
-                   {&f.system, port_gbps(*lat->first), link_layer_of(*lat->first)}, ""});
+    out.push_back({"rc_latency",
+                   "RDMA latency, small messages, p50",
+                   lat->first,
+                   lat->second,
+                   {&f.system, port_gbps(*lat->first), link_layer_of(*lat->first)},
+                   ""});
 }
 
 }  // namespace
@@ -177,8 +191,9 @@ std::vector<band_check> band_checks(const run_input& run, const band_table& band
     if (!b) continue;
     const auto value = in_band_unit(c.figure.value, c.figure.unit, *b);
     if (!value) continue;
-    band_check k{c.metric, c.path, c.result, *value, b, bands.system_of(*b).name,
-                 band_position::within, c.note};
+    band_check k{
+        c.metric, c.path, c.result, *value, b, bands.system_of(*b).name, band_position::within,
+        c.note};
     const bool higher = c.figure.higher_is_better;
     if (*value < b->low) k.position = higher ? band_position::below : band_position::above;
     if (*value > b->high) k.position = higher ? band_position::above : band_position::below;
@@ -188,7 +203,8 @@ std::vector<band_check> band_checks(const run_input& run, const band_table& band
 }
 
 std::string band_sentence(const band_check& c) {
-  const std::string where = fmt::format("the band published for {} ({})", c.system, band_text(*c.band));
+  const std::string where =
+      fmt::format("the band published for {} ({})", c.system, band_text(*c.band));
   switch (c.position) {
     case band_position::within:
       return "within " + where;
@@ -218,7 +234,8 @@ table bands_table(const std::vector<band_check>& checks) {
   for (const auto& c : checks) {
     std::string measured = format_value(c.value) + " " + c.band->unit;
     if (!c.note.empty()) measured += " (" + c.note + ")";
-    t.rows.push_back({c.path, measured, band_sentence(c), c.band->source + " (" + c.band->date + ")"});
+    t.rows.push_back(
+        {c.path, measured, band_sentence(c), c.band->source + " (" + c.band->date + ")"});
   }
   return t;
 }
@@ -243,7 +260,7 @@ std::vector<compare::comparison_row> band_rows(const run_input& run, const band_
     const bool latency = r.better == "lower";
     const double edge = latency ? c.band->high : c.band->low;
     const double short_by = latency ? c.value / edge - 1 : 1 - c.value / edge;
-    r.result = c.position == band_position::above   ? compare::verdict::faster
+    r.result = c.position == band_position::above    ? compare::verdict::faster
                : c.position == band_position::within ? compare::verdict::same
                : short_by > r.threshold              ? compare::verdict::slower
                                                      : compare::verdict::same;

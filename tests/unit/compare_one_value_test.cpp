@@ -62,8 +62,8 @@ TEST(compare_one_value, a_sweep_lower_at_every_size_is_slower_by_the_sign_test) 
 
 TEST(compare_one_value, a_short_sweep_within_the_bound_stays_noisy) {
   // 4 of 4 lower: p = 0.125, and 20 % is within the 2x bound: nothing decides.
-  const comparison c = compare_results(one_value_run({10, 10, 10, 10}),
-                                       one_value_run({8, 8, 8, 8}), {});
+  const comparison c =
+      compare_results(one_value_run({10, 10, 10, 10}), one_value_run({8, 8, 8, 8}), {});
   EXPECT_FALSE(c.regressed());
   EXPECT_EQ(c.count(verdict::noisy), 4u);
   EXPECT_TRUE(c.rows[0].decided_by.empty());
@@ -73,8 +73,8 @@ TEST(compare_one_value, a_short_sweep_within_the_bound_stays_noisy) {
 TEST(compare_one_value, one_value_beyond_the_wide_bound_decides_alone) {
   // One size of four falls 3x, the others are unchanged: the sign test (1 of 1) cannot decide,
   // the bound does.
-  const comparison c = compare_results(one_value_run({10, 10, 10, 10}),
-                                       one_value_run({10, 10, 10, 3.3}), {});
+  const comparison c =
+      compare_results(one_value_run({10, 10, 10, 10}), one_value_run({10, 10, 10, 3.3}), {});
   ASSERT_EQ(c.rows.size(), 4u);
   EXPECT_EQ(c.rows[3].result, verdict::slower);
   EXPECT_EQ(c.rows[3].decided_by, "single-value bound");
@@ -82,8 +82,8 @@ TEST(compare_one_value, one_value_beyond_the_wide_bound_decides_alone) {
   EXPECT_EQ(c.rows[0].result, verdict::same);
   EXPECT_EQ(c.regressions(), 1u);
   // Just inside the bound (1.9x) it is noisy.
-  const comparison inside = compare_results(one_value_run({10, 10, 10, 10}),
-                                            one_value_run({10, 10, 10, 5.3}), {});
+  const comparison inside =
+      compare_results(one_value_run({10, 10, 10, 10}), one_value_run({10, 10, 10, 5.3}), {});
   EXPECT_EQ(inside.rows[3].result, verdict::noisy);
   EXPECT_FALSE(inside.regressed());
 }

@@ -299,11 +299,58 @@ TEST(ProjectionSummary, OneLineOnPageOne) {
   EXPECT_TRUE(shown);
 }
 
-TEST(ProjectionSection, NothingWithoutTwoNodeCounts) {
+TEST(ProjectionSection, OneNodeCountProjectsThatScale) {
   auto runs = allreduce_runs();
   std::erase_if(runs[0].file.results,
                 [](const core::case_result& c) { return c.params.value("nodes", 1) != 1; });
+  const auto s = projection_section(runs, report_options{});
+  ASSERT_TRUE(s);
+  const auto p = parts_of(*s);
+  ASSERT_FALSE(p.tables.empty());
+  const auto& t = *p.tables.front();
+  EXPECT_EQ(t.rows[0][0], "1");
+  // 100 MB at one node over MPI/TCP: 34.69 ms (the by-hand figure above); step 0.2847 s.
+  EXPECT_EQ(t.rows[0][1], "0.2847 s (34.69 ms, 12 % of the step)");
+  EXPECT_NE(p.text.find("Worked example (mpi, tcp, 25 M parameters, n = 1): comm(1) = 1 x 34.69 "
+                        "ms = 34.69 ms"),
+            std::string::npos)
+      << p.text;
+  const auto line = projection_summary(runs[0], report_options{});
+  ASSERT_TRUE(line);
+  EXPECT_NE(line->find("mpi, tcp at 1 node (measured): communication 34.69 ms per step, step "
+                       "0.2847 s, 12 % of it communicating"),
+            std::string::npos)
+      << *line;
+}
+
+TEST(ProjectionSection, NoCollectiveSaysWhatIsMissingOnlyWhenAsked) {
+  auto runs = allreduce_runs();
+  runs[0].file.results.clear();
   EXPECT_FALSE(projection_section(runs, report_options{}));
+  EXPECT_FALSE(projection_summary(runs[0], report_options{}));
+  report_options asked;
+  asked.training.parameters = 7e9;
+  const auto line = projection_summary(runs[0], asked);
+  ASSERT_TRUE(line);
+  EXPECT_NE(line->find("the data-parallel strategy needs allreduce; this run measured no "
+                       "collective"),
+            std::string::npos)
+      << *line;
+}
+
+TEST(ProjectionSection, ModelTooLargeForTheSweepSaysWhichMessage) {
+  report_options o;
+  o.training.parameters = 1e9;  // 4 GB of gradient: 31x the largest size (128 MiB)
+  const auto line = projection_summary(allreduce_runs()[0], o);
+  ASSERT_TRUE(line);
+  EXPECT_NE(line->find("nothing to project for the data-parallel strategy: the allreduce of 4 GB "
+                       "(1 B parameters) is not measured (largest measured: 128 MiB)"),
+            std::string::npos)
+      << *line;
+  o.training.parameters = 50e6;  // 200 MB: 1.5x the largest size, timed at its rate
+  const auto held = projection_summary(allreduce_runs()[0], o);
+  ASSERT_TRUE(held);
+  EXPECT_NE(held->find("at the largest measured size's rate"), std::string::npos) << *held;
 }
 
 }  // namespace

@@ -28,15 +28,15 @@ double busbw_of(const core::point_result& p) {
 }
 
 struct cliff {
-  std::size_t before = 0;  // the last size before the drop
-  std::size_t down = 0;    // sizes after it under before / factor
-  std::size_t lowest = 0;  // the lowest point of the run of sizes down
+  std::size_t before = 0;                // the last size before the drop
+  std::size_t down = 0;                  // sizes after it under before / factor
+  std::size_t lowest = 0;                // the lowest point of the run of sizes down
   std::optional<std::size_t> recovered;  // the first size back above before / factor
 };
 
 // The first drop by `factor` between neighbouring sizes that stays down for `sizes` sizes.
-std::optional<cliff> find_cliff(const std::vector<const core::point_result*>& points,
-                                double factor, std::size_t sizes) {
+std::optional<cliff> find_cliff(const std::vector<const core::point_result*>& points, double factor,
+                                std::size_t sizes) {
   for (std::size_t i = 0; i + 1 < points.size(); ++i) {
     const double top = busbw_of(*points[i]);
     if (!(top > 0) || !(busbw_of(*points[i + 1]) <= top / factor)) continue;
@@ -56,7 +56,7 @@ std::optional<cliff> find_cliff(const std::vector<const core::point_result*>& po
 
 }  // namespace
 
-std::vector<finding> busbw_collapse_rule(const core::result_file& f, const rule_options& o) {
+std::vector<finding> collapse_rule(const core::result_file& f, const rule_options& o) {
   std::vector<finding> out;
   for (const auto& c : f.results) {
     if (!c.kind.is(core::paths::collective) || c.status != core::case_status::ok ||
@@ -83,21 +83,22 @@ std::vector<finding> busbw_collapse_rule(const core::result_file& f, const rule_
         "busbw {}{}, then {}{} ({} of it); down by {:g}x or more for {} sizes, up to {} "
         "(lowest {}{})",
         figure(busbw_of(top), "GB/s"), at_size(top.bytes), figure(busbw_of(first), "GB/s"),
-        at_size(first.bytes), percent(busbw_of(first) / busbw_of(top)), o.collapse_factor,
-        k->down, format_size(last_down.bytes), figure(busbw_of(low), "GB/s"), at_size(low.bytes));
+        at_size(first.bytes), percent(busbw_of(first) / busbw_of(top)), o.collapse_factor, k->down,
+        format_size(last_down.bytes), figure(busbw_of(low), "GB/s"), at_size(low.bytes));
     if (k->recovered) {
       const auto& back = *points[*k->recovered];
-      x.evidence += fmt::format("; back to {}{}", figure(busbw_of(back), "GB/s"),
-                                at_size(back.bytes));
+      x.evidence +=
+          fmt::format("; back to {}{}", figure(busbw_of(back), "GB/s"), at_size(back.bytes));
     } else {
       x.evidence += "; it does not recover by the largest size";
     }
-    x.check = "Run the sizes around the cliff again (a cliff that moves is congestion or another "
-              "job), then check " +
-              collective_path_check(c) +
-              ": the algorithm and protocol chosen at that size, the NIC and switch counters "
-              "(pause frames, ECN, congestion drops) while those sizes run, and buffer settings "
-              "(NCCL_BUFFSIZE, NCCL_NCHANNELS_PER_NET_PEER)";
+    x.check =
+        "Run the sizes around the cliff again (a cliff that moves is congestion or another "
+        "job), then check " +
+        collective_path_check(c) +
+        ": the algorithm and protocol chosen at that size, the NIC and switch counters "
+        "(pause frames, ECN, congestion drops) while those sizes run, and buffer settings "
+        "(NCCL_BUFFSIZE, NCCL_NCHANNELS_PER_NET_PEER)";
     out.push_back(std::move(x));
   }
   return out;

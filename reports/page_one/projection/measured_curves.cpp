@@ -102,8 +102,7 @@ std::optional<op_time> time_at(const op_curves& c, long long nodes, double bytes
   // Beyond the measured node counts only, and only at a size the largest count measured (or
   // held beyond it).
   const auto& last = c.curves.back().points;
-  if (last.empty() || bytes < last.front().bytes ||
-      bytes > held_size_factor * last.back().bytes)
+  if (last.empty() || bytes < last.front().bytes || bytes > held_size_factor * last.back().bytes)
     return std::nullopt;
   const auto s = predict_seconds(*c.fit, c.operation, double(nodes) * c.ranks_per_node, bytes);
   if (!s) return std::nullopt;

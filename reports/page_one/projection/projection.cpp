@@ -116,8 +116,8 @@ std::string worked_example(const strategy_group& g, const model_size& ms,
         "Worked example ({}, {}, n = {}): comm({}) = {} = {}; step({}) = {} + {} x (1 - {}) = {}; "
         "share communicating = {} x (1 - {}) / {} = {:.0f} %.",
         g.label, ms.name, n, n, sum(m.comm), millis(m.comm.seconds), n,
-        secs(o.step_compute_seconds), secs(m.comm.seconds), ovl, secs(m.step),
-        secs(m.comm.seconds), ovl, secs(m.step), 100 * m.share);
+        secs(o.step_compute_seconds), secs(m.comm.seconds), ovl, secs(m.step), secs(m.comm.seconds),
+        ovl, secs(m.step), 100 * m.share);
   return fmt::format(
       "Worked example ({}, {}, n = {}{}): comm({}) = {} = {}; step({}) = {} + {} x (1 - {}) = {}; "
       "comm({}) = {} = {}; step({}) = {} + {} x (1 - {}) = {}; speedup = ({} / {}) x {} / {} = "
@@ -280,8 +280,8 @@ std::optional<std::string> projection_summary(const run_input& run, const report
         const auto c = comm_per_step(g, msgs, n);
         if (missing.empty() && c.missing)
           missing = fmt::format(
-              "{}'s {} of {} is not measured ({})", ms.name, operation_text(c.missing->operation),
-              size_text(c.missing->bytes),
+              "the {} of {} ({}) is not measured ({})", operation_text(c.missing->operation),
+              size_text(c.missing->bytes), ms.name,
               measured_range_text(curves_of(g, c.missing->operation), c.missing->bytes));
         continue;
       }
@@ -307,8 +307,9 @@ std::optional<std::string> projection_summary(const run_input& run, const report
                             n, n == 1 ? "" : "s"));
     }
     if (cells.empty()) continue;
-    const bool scaling = std::any_of(rc.groups.begin(), rc.groups.end(),
-                                     [](const strategy_group& g) { return g.node_counts.size() >= 2; });
+    const bool scaling =
+        std::any_of(rc.groups.begin(), rc.groups.end(),
+                    [](const strategy_group& g) { return g.node_counts.size() >= 2; });
     return fmt::format("{}: {}, {}, T = {}, overlap = {}: {}{}.", head, ms.name, strategy,
                        secs(o.step_compute_seconds), fmt_g(o.overlap),
                        scaling ? "scaling efficiency " : "", cells) +
@@ -338,7 +339,8 @@ std::optional<section> projection_section(const std::vector<run_input>& runs,
       "log-log between the two nearest measured sizes; a size beyond the largest measured one, "
       "up to 4x it, is timed at the largest size's rate and marked so; any other size is shown "
       "as not measured. With one node count measured, the table shows that scale: the "
-      "communication per step, the step time and the share of it spent communicating. Rows beyond the largest measured node count are marked "
+      "communication per step, the step time and the share of it spent communicating. Rows beyond "
+      "the largest measured node count are marked "
       "extrapolated: their times come from the alpha-beta fit of a ring shown below, with its "
       "residuals, never from a measurement. The model leaves out everything but compute and "
       "these collectives: overlap beyond the fraction given, topology-aware and hierarchical "
