@@ -34,6 +34,7 @@ struct compare_options {
   std::string system;
   std::string format = "text";
   std::string out;
+  std::string op;  // nccl-tests logs that name no operation
   bool fail_on_removed = false;
 };
 
@@ -76,9 +77,11 @@ int run_compare(const compare_options& o, const environment& env) {
     throw core::usage_error(fmt::format("--alpha: {} is not between 0 and 1", o.alpha));
 
   std::optional<core::result_file> base;
-  if (o.files.size() == 2) base = reports::import::load_result(o.files[0]);
+  reports::import::import_options read;
+  read.operation = o.op;
+  if (o.files.size() == 2) base = reports::import::load_result(o.files[0], read);
   const std::string new_path = o.files.back();
-  const core::result_file fresh = reports::import::load_result(new_path);
+  const core::result_file fresh = reports::import::load_result(new_path, read);
 
   reports::compare::compare_options options;
   options.alpha = o.alpha;
@@ -157,6 +160,9 @@ command setup_compare(CLI::App& app, const environment& env) {
                   "System label in the reference file (default: match NEW's host name)");
   sub->add_option("--format", o->format, "text, md, json or junit (default text)");
   sub->add_option("--out", o->out, "Write the output to this file instead of stdout");
+  sub->add_option("--op", o->op,
+                  "nccl-tests logs that name no operation: which it is (all_reduce, alltoall, "
+                  "...; docs/import.md)");
   sub->add_flag("--fail-on-removed", o->fail_on_removed,
                 "A case or size BASE had and NEW lacks fails the gate too");
   sub->footer(

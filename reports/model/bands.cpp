@@ -7,7 +7,6 @@
 #include <fmt/format.h>
 
 #include "core/errors.hpp"
-#include "reports/model/text_format.hpp"
 
 namespace gpubench::reports::model {
 
@@ -222,10 +221,11 @@ const band* band_table::find(const std::string& metric, const band_context& cont
 }
 
 std::string band_text(const band& b) {
+  // As published: 51-55, 23.94 (not 51.00-55.00).
   std::string out =
-      b.low == b.high ? format_value(b.low) : format_value(b.low) + "-" + format_value(b.high);
+      b.low == b.high ? fmt::format("{:g}", b.low) : fmt::format("{:g}-{:g}", b.low, b.high);
   out += " " + b.unit;
-  if (b.floor) out += ", floor " + format_value(*b.floor);
+  if (b.floor) out += fmt::format(", floor {:g}", *b.floor);
   return out;
 }
 

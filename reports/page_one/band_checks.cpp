@@ -216,7 +216,7 @@ std::string band_sentence(const band_check& c) {
       std::string s = fmt::format("below {} ({:.0f} % of its {} end", where, ratio * 100,
                                   latency ? "high" : "low");
       if (c.band->floor && !latency && c.value < *c.band->floor)
-        s += fmt::format("; under the floor of {}", format_value(*c.band->floor));
+        s += fmt::format("; under the floor of {:g}", *c.band->floor);
       return s + ")";
     }
   }

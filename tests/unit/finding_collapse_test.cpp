@@ -41,11 +41,12 @@ TEST(FindingCollapse, ACliffThatRecoversIsFound) {
   ASSERT_EQ(found.size(), 1u);
   EXPECT_EQ(found[0].rule, "collective.busbw_collapse");
   EXPECT_EQ(found[0].level, severity::warning);
-  EXPECT_NE(found[0].evidence.find("busbw 30 GB/s at 4M, then 1.5 GB/s at 8M"), std::string::npos)
+  EXPECT_NE(found[0].evidence.find("busbw 30.00 GB/s at 4M, then 1.50 GB/s at 8M"),
+            std::string::npos)
       << found[0].evidence;
   EXPECT_NE(found[0].evidence.find("for 3 sizes, up to 32M"), std::string::npos)
       << found[0].evidence;
-  EXPECT_NE(found[0].evidence.find("back to 25 GB/s at 64M"), std::string::npos)
+  EXPECT_NE(found[0].evidence.find("back to 25.00 GB/s at 64M"), std::string::npos)
       << found[0].evidence;
   EXPECT_NE(found[0].check.find("NCCL_DEBUG=INFO"), std::string::npos) << found[0].check;
 }
