@@ -6,6 +6,8 @@
 // out of again at its largest sizes is this rule's alone.
 #include <algorithm>
 #include <cmath>
+#include <optional>
+#include <vector>
 
 #include <fmt/format.h>
 
