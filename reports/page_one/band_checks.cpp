@@ -204,7 +204,7 @@ std::vector<band_check> band_checks(const run_input& run, const band_table& band
 
 std::string band_sentence(const band_check& c) {
   const std::string where =
-      fmt::format("the band published for {} ({})", c.system, band_text(*c.band));
+      fmt::format("the band published for {}: {}", c.system, band_text(*c.band));
   switch (c.position) {
     case band_position::within:
       return "within " + where;
@@ -213,11 +213,11 @@ std::string band_sentence(const band_check& c) {
     case band_position::below: {
       const bool latency = c.band->unit == "us";
       const double ratio = latency ? c.band->high / c.value : c.value / c.band->low;
-      std::string s = fmt::format("below {} ({:.0f} % of its {} end", where, ratio * 100,
+      std::string s = fmt::format("below {}; {:.0f} % of its {} end", where, ratio * 100,
                                   latency ? "high" : "low");
       if (c.band->floor && !latency && c.value < *c.band->floor)
-        s += fmt::format("; under the floor of {:g}", *c.band->floor);
-      return s + ")";
+        s += fmt::format(", under the floor of {:g}", *c.band->floor);
+      return s;
     }
   }
   return where;
@@ -229,13 +229,12 @@ table bands_table(const std::vector<band_check>& checks) {
       "Is it normal? The figures above against the bands others published for the same "
       "hardware (references, not measurements; the system chosen from the GPU and NIC names "
       "the run carries)";
-  t.header = {"path", "measured", "verdict", "source (date)"};
+  t.header = {"path", "measured", "verdict", "source; date"};
   t.numeric = {false, true, false, false};
   for (const auto& c : checks) {
     std::string measured = format_value(c.value) + " " + c.band->unit;
     if (!c.note.empty()) measured += " (" + c.note + ")";
-    t.rows.push_back(
-        {c.path, measured, band_sentence(c), c.band->source + " (" + c.band->date + ")"});
+    t.rows.push_back({c.path, measured, band_sentence(c), c.band->source + "; " + c.band->date});
   }
   return t;
 }
@@ -265,7 +264,7 @@ std::vector<compare::comparison_row> band_rows(const run_input& run, const band_
                : short_by > r.threshold              ? compare::verdict::slower
                                                      : compare::verdict::same;
     r.regression = r.result == compare::verdict::slower;
-    r.note = band_sentence(c) + "; source: " + c.band->source + " (" + c.band->date + ")";
+    r.note = band_sentence(c) + "; source: " + c.band->source + "; " + c.band->date;
     rows.push_back(std::move(r));
   }
   return rows;

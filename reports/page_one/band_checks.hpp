@@ -30,11 +30,11 @@ struct band_check {
 // Every figure of one run a band covers, in the order of the metrics.
 std::vector<band_check> band_checks(const model::run_input& run, const model::band_table& bands);
 
-// "within the band published for H100 SXM (NVLink 4, PCIe 5.0) (51-55 GB/s, floor 48)", "below
-// ... (54 % of its low end)".
+// "within the band published for H100 SXM (NVLink 4, PCIe 5.0): 51-55 GB/s, floor 48", "below
+// ...; 54 % of its low end, under the floor of 48".
 std::string band_sentence(const band_check& c);
 
-// Page one's table: path | measured | band published for | verdict | source (date). No rows
+// Page one's table: path | measured | verdict | source; date. No rows
 // where no band fits.
 model::table bands_table(const std::vector<band_check>& checks);
 
