@@ -28,14 +28,14 @@ const std::vector<std::string>& band_metrics() {
 
 namespace {
 
-std::string lower(std::string s) {
+std::string lowercase_of(std::string s) {
   std::transform(s.begin(), s.end(), s.begin(),
                  [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
   return s;
 }
 
 // "NVIDIA H100 80GB HBM3" -> nvidia, h100, 80gb, hbm3; "A100-SXM4-40GB" -> a100, sxm4, 40gb.
-std::vector<std::string> words(const std::string& name) {
+std::vector<std::string> name_words(const std::string& name) {
   std::vector<std::string> out;
   std::string w;
   for (char c : name + " ") {
@@ -49,18 +49,18 @@ std::vector<std::string> words(const std::string& name) {
   return out;
 }
 
-bool has_word(const std::vector<std::string>& ws, const std::string& word) {
-  return std::find(ws.begin(), ws.end(), lower(word)) != ws.end();
+bool has_name_word(const std::vector<std::string>& ws, const std::string& word) {
+  return std::find(ws.begin(), ws.end(), lowercase_of(word)) != ws.end();
 }
 
-const nlohmann::json& list_of(const nlohmann::json* system, const char* key) {
+const nlohmann::json& system_list(const nlohmann::json* system, const char* key) {
   static const nlohmann::json empty = nlohmann::json::array();
   if (!system || !system->is_object()) return empty;
   const auto it = system->find(key);
   return it != system->end() && it->is_array() ? *it : empty;
 }
 
-double speed_gbps(const nlohmann::json& dev) {
+double device_speed_gbps(const nlohmann::json& dev) {
   for (const char* key : {"speed_gbps", "rate_gbps", "active_speed_gbps"})
     if (dev.contains(key) && dev.at(key).is_number()) return dev.at(key).get<double>();
   if (dev.contains("speed_mbps") && dev.at("speed_mbps").is_number())
@@ -74,7 +74,7 @@ std::optional<int> generation_of(const nlohmann::json& link) {
   if (link.is_object() && link.contains("generation") && link.at("generation").is_number())
     return link.at("generation").get<int>();
   if (link.is_string()) {
-    const std::string s = lower(link.get<std::string>());
+    const std::string s = lowercase_of(link.get<std::string>());
     if (const auto at = s.find("gen"); at != std::string::npos && at + 3 < s.size() &&
                                        std::isdigit(static_cast<unsigned char>(s[at + 3])))
       return s[at + 3] - '0';
@@ -85,11 +85,11 @@ std::optional<int> generation_of(const nlohmann::json& link) {
 bool gpu_matches(const band_system& s, const nlohmann::json& gpus) {
   return std::any_of(gpus.begin(), gpus.end(), [&](const nlohmann::json& g) {
     if (!g.is_object() || !g.contains("name") || !g.at("name").is_string()) return false;
-    const auto ws = words(g.at("name").get<std::string>());
+    const auto ws = name_words(g.at("name").get<std::string>());
     return std::any_of(s.gpu.begin(), s.gpu.end(),
-                       [&](const auto& w) { return has_word(ws, w); }) &&
+                       [&](const auto& w) { return has_name_word(ws, w); }) &&
            std::none_of(s.not_gpu.begin(), s.not_gpu.end(),
-                        [&](const auto& w) { return has_word(ws, w); });
+                        [&](const auto& w) { return has_name_word(ws, w); });
   });
 }
 
@@ -107,36 +107,38 @@ bool pcie_matches(int gen, const nlohmann::json& gpus) {
 bool nic_matches(double gbps, const band_context& c) {
   if (c.port_gbps) return std::fabs(*c.port_gbps - gbps) <= 0.05 * gbps;
   for (const char* key : {"nics", "rdma_devices"}) {
-    const auto& list = list_of(c.system, key);
+    const auto& list = system_list(c.system, key);
     if (std::any_of(list.begin(), list.end(),
-                    [&](const nlohmann::json& d) { return speed_gbps(d) == gbps; }))
+                    [&](const nlohmann::json& d) { return device_speed_gbps(d) == gbps; }))
       return true;
   }
   return false;
 }
 
 bool link_layer_matches(const std::string& want, const band_context& c) {
-  if (!c.link_layer.empty()) return lower(c.link_layer).find(lower(want)) != std::string::npos;
-  const auto& rdma = list_of(c.system, "rdma_devices");
+  if (!c.link_layer.empty())
+    return lowercase_of(c.link_layer).find(lowercase_of(want)) != std::string::npos;
+  const auto& rdma = system_list(c.system, "rdma_devices");
   return std::any_of(rdma.begin(), rdma.end(), [&](const nlohmann::json& d) {
     return d.is_object() && d.contains("link_layer") && d.at("link_layer").is_string() &&
-           lower(d.at("link_layer").get<std::string>()).find(lower(want)) != std::string::npos;
+           lowercase_of(d.at("link_layer").get<std::string>()).find(lowercase_of(want)) !=
+               std::string::npos;
   });
 }
 
-std::string text_field(const nlohmann::json& j, const char* key, const std::string& where) {
+std::string band_text_field(const nlohmann::json& j, const char* key, const std::string& where) {
   if (!j.contains(key) || !j.at(key).is_string() || j.at(key).get<std::string>().empty())
     throw core::input_error(fmt::format("{}.{}: expected a non-empty string", where, key));
   return j.at(key).get<std::string>();
 }
 
-double number_field(const nlohmann::json& j, const char* key, const std::string& where) {
+double band_number(const nlohmann::json& j, const char* key, const std::string& where) {
   if (!j.contains(key) || !j.at(key).is_number() || !std::isfinite(j.at(key).get<double>()))
     throw core::input_error(fmt::format("{}.{}: expected a number", where, key));
   return j.at(key).get<double>();
 }
 
-std::vector<std::string> words_field(const nlohmann::json& j, const char* key) {
+std::vector<std::string> band_words(const nlohmann::json& j, const char* key) {
   std::vector<std::string> out;
   if (j.contains(key) && j.at(key).is_array())
     for (const auto& w : j.at(key))
@@ -156,12 +158,12 @@ band_table::band_table(const nlohmann::json& doc, const std::string& origin) {
     const auto& j = doc.at("systems").at(i);
     const std::string where = fmt::format("{}: systems[{}]", origin, i);
     band_system s;
-    s.id = text_field(j, "id", where);
-    s.name = text_field(j, "name", where);
-    s.gpu = words_field(j, "gpu");
-    s.not_gpu = words_field(j, "not_gpu");
-    if (j.contains("pcie_gen")) s.pcie_gen = static_cast<int>(number_field(j, "pcie_gen", where));
-    if (j.contains("nic_gbps")) s.nic_gbps = number_field(j, "nic_gbps", where);
+    s.id = band_text_field(j, "id", where);
+    s.name = band_text_field(j, "name", where);
+    s.gpu = band_words(j, "gpu");
+    s.not_gpu = band_words(j, "not_gpu");
+    if (j.contains("pcie_gen")) s.pcie_gen = static_cast<int>(band_number(j, "pcie_gen", where));
+    if (j.contains("nic_gbps")) s.nic_gbps = band_number(j, "nic_gbps", where);
     s.link_layer = j.value("link_layer", "");
     if (s.gpu.empty() && !s.pcie_gen && !s.nic_gbps && s.link_layer.empty())
       throw core::input_error(where + ": a system must say how it is recognised");
@@ -171,14 +173,14 @@ band_table::band_table(const nlohmann::json& doc, const std::string& origin) {
     const auto& j = doc.at("bands").at(i);
     const std::string where = fmt::format("{}: bands[{}]", origin, i);
     band b;
-    b.system = text_field(j, "system", where);
-    b.metric = text_field(j, "metric", where);
-    b.low = number_field(j, "low", where);
-    b.high = number_field(j, "high", where);
-    if (j.contains("floor")) b.floor = number_field(j, "floor", where);
-    b.unit = text_field(j, "unit", where);
-    b.source = text_field(j, "source", where);
-    b.date = text_field(j, "date", where);
+    b.system = band_text_field(j, "system", where);
+    b.metric = band_text_field(j, "metric", where);
+    b.low = band_number(j, "low", where);
+    b.high = band_number(j, "high", where);
+    if (j.contains("floor")) b.floor = band_number(j, "floor", where);
+    b.unit = band_text_field(j, "unit", where);
+    b.source = band_text_field(j, "source", where);
+    b.date = band_text_field(j, "date", where);
     if (std::none_of(m_systems.begin(), m_systems.end(),
                      [&](const band_system& s) { return s.id == b.system; }))
       throw core::input_error(fmt::format("{}.system: no system '{}'", where, b.system));
@@ -203,7 +205,7 @@ const band_system& band_table::system_of(const band& b) const {
 }
 
 bool system_matches(const band_system& s, const band_context& c) {
-  const auto& gpus = list_of(c.system, "gpus");
+  const auto& gpus = system_list(c.system, "gpus");
   if (!s.gpu.empty() && !gpu_matches(s, gpus)) return false;
   if (s.pcie_gen && !pcie_matches(*s.pcie_gen, gpus)) return false;
   if (s.nic_gbps && !nic_matches(*s.nic_gbps, c)) return false;

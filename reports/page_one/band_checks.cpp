@@ -17,14 +17,14 @@ using namespace model;
 
 namespace {
 
-std::string param(const core::case_result& c, const char* key) {
+std::string param_string(const core::case_result& c, const char* key) {
   if (!c.params.contains(key)) return "";
   const auto& v = c.params.at(key);
   return v.is_string() ? v.get<std::string>() : v.dump();
 }
 
 // A figure a band may cover, before the band is chosen.
-struct candidate {
+struct band_candidate {
   std::string metric;
   std::string path;
   const core::case_result* result = nullptr;
@@ -34,12 +34,12 @@ struct candidate {
 };
 
 // The port speed of a network case from its line rate (a 400 Gb/s port: 50 GB/s).
-std::optional<double> port_gbps(const core::case_result& c) {
+std::optional<double> case_port_gbps(const core::case_result& c) {
   if (c.peak && c.peak->unit == "GB/s" && c.peak->value > 0) return c.peak->value * 8;
   return std::nullopt;
 }
 
-std::string link_layer_of(const core::case_result& c) {
+std::string case_link_layer(const core::case_result& c) {
   if (c.context.is_object() && c.context.contains("link_layer") &&
       c.context.at("link_layer").is_string())
     return c.context.at("link_layer").get<std::string>();
@@ -47,8 +47,8 @@ std::string link_layer_of(const core::case_result& c) {
 }
 
 // The worst (or best) figure among the cases `keep` accepts.
-std::optional<std::pair<const core::case_result*, path_figure>> pick(const core::result_file& f,
-                                                                     bool best, const auto& keep) {
+std::optional<std::pair<const core::case_result*, path_figure>> pick_case(
+    const core::result_file& f, bool best, const auto& keep) {
   std::optional<std::pair<const core::case_result*, path_figure>> out;
   for (const auto& c : f.results) {
     if (!keep(c)) continue;
@@ -62,7 +62,7 @@ std::optional<std::pair<const core::case_result*, path_figure>> pick(const core:
   return out;
 }
 
-void from_headline(const run_input& run, std::vector<candidate>& out) {
+void from_headline(const run_input& run, std::vector<band_candidate>& out) {
   const auto& f = run.file;
   for (const auto& row : headline_rows(run)) {
     if (row.path.find("SM copy") != std::string::npos) continue;
@@ -77,11 +77,11 @@ void from_headline(const run_input& run, std::vector<candidate>& out) {
   }
 }
 
-void pairs_both_ways(const core::result_file& f, std::vector<candidate>& out) {
-  const auto found = pick(f, false, [](const core::case_result& c) {
-    const std::string measured = param(c, "measured");
+void pairs_both_ways(const core::result_file& f, std::vector<band_candidate>& out) {
+  const auto found = pick_case(f, false, [](const core::case_result& c) {
+    const std::string measured = param_string(c, "measured");
     return c.kind.is(core::paths::gpu_gpu) && c.metric == "bandwidth" &&
-           param(c, "direction") == "bidir" && param(c, "engine") != "sm" &&
+           param_string(c, "direction") == "bidir" && param_string(c, "engine") != "sm" &&
            (measured.empty() || measured == "total");
   });
   if (found)
@@ -98,8 +98,8 @@ bool out_of_place(const core::case_result& c) {
 }
 
 void allreduce_one_node(const core::result_file& f, const band_table& bands,
-                        std::vector<candidate>& out) {
-  const auto found = pick(f, true, [](const core::case_result& c) {
+                        std::vector<band_candidate>& out) {
+  const auto found = pick_case(f, true, [](const core::case_result& c) {
     return c.kind.is(core::paths::collective) && c.kind.operation == "allreduce" &&
            out_of_place(c) && c.params.value("nodes", 1) <= 1 && c.params.value("ranks", 0) == 8;
   });
@@ -126,12 +126,12 @@ void allreduce_one_node(const core::result_file& f, const band_table& bands,
     note = "algorithm not recorded";
     if (other) note += fmt::format("; {}: {}", as_nvls ? "ring" : "NVLS", band_text(*other));
   }
-  out.push_back({metric, "Allreduce, 8 GPUs in one node (" + param(c, "backend") + ")", &c,
+  out.push_back({metric, "Allreduce, 8 GPUs in one node (" + param_string(c, "backend") + ")", &c,
                  found->second, ctx, note});
 }
 
-void per_nic(const core::result_file& f, std::vector<candidate>& out) {
-  const auto found = pick(f, true, [](const core::case_result& c) {
+void per_nic(const core::result_file& f, std::vector<band_candidate>& out) {
+  const auto found = pick_case(f, true, [](const core::case_result& c) {
     return c.kind.is(core::paths::collective) && c.kind.operation == "allreduce" &&
            out_of_place(c) && c.params.value("nodes", 0) >= 2 && nics_per_node(c) > 0;
   });
@@ -139,18 +139,19 @@ void per_nic(const core::result_file& f, std::vector<candidate>& out) {
   const std::size_t nics = nics_per_node(*found->first);
   path_figure fig = found->second;
   fig.value /= static_cast<double>(nics);
-  out.push_back({"nic_busbw",
-                 fmt::format("Allreduce across {} nodes, per NIC", param(*found->first, "nodes")),
-                 found->first,
-                 fig,
-                 {&f.system, {}, {}},
-                 fmt::format("busbw / {} NIC{} per node", nics, nics == 1 ? "" : "s")});
+  out.push_back(
+      {"nic_busbw",
+       fmt::format("Allreduce across {} nodes, per NIC", param_string(*found->first, "nodes")),
+       found->first,
+       fig,
+       {&f.system, {}, {}},
+       fmt::format("busbw / {} NIC{} per node", nics, nics == 1 ? "" : "s")});
 }
 
-void rdma(const core::result_file& f, std::vector<candidate>& out) {
-  const auto write = pick(f, true, [](const core::case_result& c) {
+void rdma(const core::result_file& f, std::vector<band_candidate>& out) {
+  const auto write = pick_case(f, true, [](const core::case_result& c) {
     return c.kind.is(core::paths::network) && c.kind.transport == "rdma" &&
-           c.metric == "bandwidth" && param(c, "op") == "write" && c.unit == "GB/s" &&
+           c.metric == "bandwidth" && param_string(c, "op") == "write" && c.unit == "GB/s" &&
            model::largest_point(c) && model::largest_point(c)->bytes >= 65536;
   });
   if (write)
@@ -158,10 +159,10 @@ void rdma(const core::result_file& f, std::vector<candidate>& out) {
                    "RDMA write bandwidth (one port)",
                    write->first,
                    write->second,
-                   {&f.system, port_gbps(*write->first), link_layer_of(*write->first)},
+                   {&f.system, case_port_gbps(*write->first), case_link_layer(*write->first)},
                    ""});
-  const auto lat = pick(f, true, [](const core::case_result& c) {
-    const std::string op = param(c, "op");
+  const auto lat = pick_case(f, true, [](const core::case_result& c) {
+    const std::string op = param_string(c, "op");
     return c.kind.is(core::paths::network) && c.kind.transport == "rdma" && c.metric == "latency" &&
            (op == "send" || op == "write") && model::smallest_point(c) &&
            model::smallest_point(c)->bytes <= 64;
@@ -171,7 +172,7 @@ void rdma(const core::result_file& f, std::vector<candidate>& out) {
                    "RDMA latency, small messages, p50",
                    lat->first,
                    lat->second,
-                   {&f.system, port_gbps(*lat->first), link_layer_of(*lat->first)},
+                   {&f.system, case_port_gbps(*lat->first), case_link_layer(*lat->first)},
                    ""});
 }
 
@@ -179,7 +180,7 @@ void rdma(const core::result_file& f, std::vector<candidate>& out) {
 
 std::vector<band_check> band_checks(const run_input& run, const band_table& bands) {
   const auto& f = run.file;
-  std::vector<candidate> found;
+  std::vector<band_candidate> found;
   from_headline(run, found);
   pairs_both_ways(f, found);
   allreduce_one_node(f, bands, found);
