@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 #include <set>
+#include <string>
 
 #include "cluster/first_look.hpp"
 
@@ -36,6 +37,26 @@ std::vector<std::vector<pair_rerun>> into_steps(const std::vector<pair_rerun>& p
     busy[s].insert(p.b);
   }
   return steps;
+}
+
+// The one way a candidate's pair findings are slow (role::both: none, several, or no way).
+role slow_side(const std::vector<finding>& findings) {
+  bool send = false, receive = false;
+  for (const auto& f : findings) {
+    if (f.local) continue;
+    send = send || f.side == role::send;
+    receive = receive || f.side == role::receive;
+    if (!f.directed || f.side == role::both) return role::both;
+  }
+  return send == receive ? role::both : send ? role::send : role::receive;
+}
+
+// The pair_rerun direction that has `node` (an end of the pair a < b) `side`: a sends in
+// from_peer, b in to_peer; "" for every way.
+std::string way_of_pair(std::size_t a, std::size_t node, role side) {
+  if (side == role::both) return "";
+  const bool sends = side == role::send;
+  return (node == a) == sends ? "from_peer" : "to_peer";
 }
 
 }  // namespace
@@ -92,21 +113,29 @@ confirm_plan plan_confirmation(const core::cluster_section& c, const suspect_opt
     else
       node_candidates.insert(e.ref.a);
   }
-  // Partners: nodes in no candidate; failing that, nodes that are no candidate node.
+  // Partners: nodes in no candidate; failing that, nodes that are no candidate node. Where the
+  // file gives leaves, a candidate's own leaf first: its figures with no uplink on the path.
   std::vector<std::size_t> free, fallback;
+  std::map<std::string, std::vector<std::size_t>> free_in_leaf;
+  const bool leaves = c.leaves.size() == c.nodes.size();
   for (std::size_t i = 0; i < c.nodes.size(); ++i) {
     if (!node_answered(c.nodes[i])) continue;
-    if (!involved.count(i)) free.push_back(i);
+    if (!involved.count(i)) {
+      free.push_back(i);
+      if (leaves && !c.leaves[i].empty()) free_in_leaf[c.leaves[i]].push_back(i);
+    }
     if (!node_candidates.count(i)) fallback.push_back(i);
   }
 
   std::vector<pair_rerun> pairs;
   std::vector<local_point> flagged;  // every flagged local point, once
   std::set<std::string> seen;
-  std::size_t next = 0;  // spreads the candidates over the partners
+  std::map<std::string, std::size_t> next;  // spreads the candidates over each pool's partners
   for (const auto& e : all) {
+    const role side = slow_side(*e.findings);
     if (e.ref.b) {
-      pairs.push_back({e.ref.a, *e.ref.b, std::nullopt, ""});
+      // The link's slow way: its first end sending (a -> b, from_peer) or receiving.
+      pairs.push_back({e.ref.a, *e.ref.b, std::nullopt, way_of_pair(e.ref.a, e.ref.a, side)});
       continue;
     }
     const std::size_t node = e.ref.a;
@@ -120,15 +149,29 @@ confirm_plan plan_confirmation(const core::cluster_section& c, const suspect_opt
         flagged.push_back({f.benchmark, f.params, f.bytes});
     }
     if (!by_pairs) continue;
-    std::vector<std::size_t> pool = free;
-    if (pool.empty())
-      for (const auto i : fallback)
-        if (i != node) pool.push_back(i);
-    for (std::size_t k = 0; k < std::min(confirm_partners, pool.size()); ++k) {
-      const std::size_t partner = pool[(next + k) % pool.size()];
-      pairs.push_back({std::min(node, partner), std::max(node, partner), node, ""});
+    std::string pool_name;
+    const std::vector<std::size_t>* pool = &free;
+    if (leaves && !c.leaves[node].empty()) {
+      const auto it = free_in_leaf.find(c.leaves[node]);
+      if (it != free_in_leaf.end() && it->second.size() >= confirm_partners) {
+        pool = &it->second;
+        pool_name = "leaf " + it->first;
+      }
     }
-    next += confirm_partners;
+    std::vector<std::size_t> others;
+    if (pool->empty()) {
+      for (const auto i : fallback)
+        if (i != node) others.push_back(i);
+      pool = &others;
+    }
+    std::size_t& from = next[pool_name];
+    for (std::size_t k = 0; k < std::min(confirm_partners, pool->size()); ++k) {
+      const std::size_t partner = (*pool)[(from + k) % pool->size()];
+      const std::size_t a = std::min(node, partner), b = std::max(node, partner);
+      // The candidate on the slow side: sending when it is slow to send.
+      pairs.push_back({a, b, node, way_of_pair(a, node, side)});
+    }
+    from += confirm_partners;
   }
   plan.steps = into_steps(pairs, concurrency);
   // The flagged points on every node at once: the candidates beside the whole cluster, at the
