@@ -15,9 +15,8 @@ namespace gpubench::cluster {
 std::string against(double value, double median, const std::string& unit,
                     const std::string& after_value) {
   return core::format_value(value) + " " + unit + after_value + ", cluster median " +
-         core::format_value(median) +
-         " " + unit + " (" + (median > 0 ? core::format_ratio(value / median) : std::string("-")) +
-         ")";
+         core::format_value(median) + " " + unit + " (" +
+         (median > 0 ? core::format_ratio(value / median) : std::string("-")) + ")";
 }
 
 finding make_finding(const std::string& benchmark, const nlohmann::json& params,

@@ -47,8 +47,8 @@ std::vector<second_edge> figures_of(const core::confirm_pair& p, const finding& 
 }
 
 bool in_side(const second_edge& e, role r, std::size_t node) {
-  return in_role(edge{static_cast<std::uint32_t>(e.from), static_cast<std::uint32_t>(e.to), 0, 0, 0},
-                 r, node);
+  return in_role(
+      edge{static_cast<std::uint32_t>(e.from), static_cast<std::uint32_t>(e.to), 0, 0, 0}, r, node);
 }
 
 std::string ratio(double value, const reference& ref) {
@@ -114,7 +114,8 @@ again node_again(const core::cluster_section& c, std::size_t node, const finding
                           : f.side == role::receive ? "again receiving from "
                                                     : "again against ";
   return verdict(m, reproduced,
-                 how + std::to_string(values.size()) + " other partner(s): median " + core::format_value(m) + " " + f.unit + ratio(m, f.ref) + ", " +
+                 how + std::to_string(values.size()) + " other partner(s): median " +
+                     core::format_value(m) + " " + f.unit + ratio(m, f.ref) + ", " +
                      std::to_string(slow) + " of " + std::to_string(values.size()) + " slow");
 }
 

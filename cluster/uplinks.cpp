@@ -30,7 +30,9 @@ struct named_uplink {
 };
 
 std::string uplink_words(role r) {
-  return r == role::send ? "slow out of the leaf: " : r == role::receive ? "slow into the leaf: " : "";
+  return r == role::send      ? "slow out of the leaf: "
+         : r == role::receive ? "slow into the leaf: "
+                              : "";
 }
 
 }  // namespace
@@ -80,8 +82,7 @@ void explain_uplinks(const core::cluster_section& c, pair_group& g, const suspec
   // A leaf with no figure within it, or slow within it, is no uplink's: its nodes speak.
   std::vector<bool> fine_within(names.size(), false);
   for (std::size_t l = 0; l < names.size(); ++l)
-    fine_within[l] =
-        !within_leaf[l].empty() && !ref.falls_short(median_of(within_leaf[l]), floor);
+    fine_within[l] = !within_leaf[l].empty() && !ref.falls_short(median_of(within_leaf[l]), floor);
 
   // Greedy: the leaf and way with the largest share of slow crossing figures is named, its
   // figures are explained, and the rest is looked at again.
