@@ -19,8 +19,18 @@ double candidate_strength(const std::vector<finding>& f) {
 }
 
 // Greedy steps: each pair in the first step where neither end is busy and there is room.
-std::vector<std::vector<pair_rerun>> into_steps(const std::vector<pair_rerun>& pairs,
+// The pairs at the busiest nodes go first: a node in D pairs then takes about D steps, where
+// first come, first served could take up to 2D - 1.
+std::vector<std::vector<pair_rerun>> into_steps(std::vector<pair_rerun> pairs,
                                                 std::size_t concurrency) {
+  std::map<std::size_t, std::size_t> degree;
+  for (const auto& p : pairs) {
+    ++degree[p.a];
+    ++degree[p.b];
+  }
+  std::stable_sort(pairs.begin(), pairs.end(), [&](const pair_rerun& x, const pair_rerun& y) {
+    return std::max(degree[x.a], degree[x.b]) > std::max(degree[y.a], degree[y.b]);
+  });
   std::vector<std::vector<pair_rerun>> steps;
   std::vector<std::set<std::size_t>> busy;
   for (const auto& p : pairs) {
@@ -101,6 +111,25 @@ confirm_plan plan_confirmation(const core::cluster_section& c, const suspect_opt
   }
   std::stable_sort(all.begin(), all.end(),
                    [](const entry& x, const entry& y) { return x.strength > y.strength; });
+  // At a candidate node, at most confirm_partners links besides its own partners (the
+  // strongest), so a node that flaps, slow with half its partners, keeps the second look short.
+  std::set<std::size_t> node_cands;
+  for (const auto& e : all)
+    if (!e.ref.b) node_cands.insert(e.ref.a);
+  std::map<std::size_t, std::size_t> links_at;
+  std::vector<entry> kept;
+  for (const auto& e : all) {
+    if (e.ref.b) {
+      const auto full = [&](std::size_t x) {
+        return node_cands.count(x) && links_at[x] >= confirm_partners;
+      };
+      if (full(e.ref.a) || full(*e.ref.b)) continue;
+      ++links_at[e.ref.a];
+      ++links_at[*e.ref.b];
+    }
+    kept.push_back(e);
+  }
+  all = std::move(kept);
   if (all.size() > max_confirm_candidates) all.resize(max_confirm_candidates);
   if (all.empty()) return plan;
 
