@@ -79,8 +79,8 @@ sim_model::sim_model(const sim_config& config, const std::vector<core::pair_roun
   for (const auto& round : rounds)
     measured.insert(measured.end(), round.begin(), round.end());
   std::set<std::size_t> used;
-  for (std::size_t tries = 0; m_slow_links.size() < f.slow_links && tries < 100 * f.slow_links &&
-                              !measured.empty();
+  for (std::size_t tries = 0;
+       m_slow_links.size() < f.slow_links && tries < 100 * f.slow_links && !measured.empty();
        ++tries) {
     const auto p = measured[draw() % measured.size()];
     const bool crosses = m_leaf[p.a] != m_leaf[p.b];

@@ -53,7 +53,7 @@ std::vector<std::string> planned_leaves(const sim_config& config) {
 // The second look as the launch runs it: the plan's pairs, each the way it asks, drawn from the
 // same model at another moment.
 std::size_t measure_again(core::cluster_section& c, const sim_model& model, std::mt19937_64& draw,
-                        std::size_t& figures) {
+                          std::size_t& figures) {
   const auto plan = plan_confirmation(c);
   core::cluster_confirmation k;
   k.complete = true;
@@ -64,7 +64,8 @@ std::size_t measure_again(core::cluster_section& c, const sim_model& model, std:
       for (const auto& w : ways(p.direction)) {
         const auto [from, to] = sender_receiver(p.a, p.b, w);
         const double x = model.figure(from, to, draw);
-        got.figures.push_back({"net.tcp.bandwidth", bandwidth_params(w), pair_bytes, x, x * 1.05, 5});
+        got.figures.push_back(
+            {"net.tcp.bandwidth", bandwidth_params(w), pair_bytes, x, x * 1.05, 5});
         ++figures;
       }
       k.pairs.push_back(std::move(got));

@@ -79,6 +79,14 @@ void explain_uplinks(const core::cluster_section& c, pair_group& g, const suspec
   if (within.size() < min_nodes_for_verdict) return;  // nothing to tell an uplink from a node by
   const reference ref = make_reference(within, g.higher_is_better);
   const double floor = node_floor(options, g.higher_is_better);
+  // A leaf's crossing figures are judged by their median, against the leaves' medians within
+  // them (medians of as many figures, over no uplink): one figure's spread would hide a slow
+  // uplink in the noise of single figures.
+  std::vector<double> leaf_medians;
+  for (const auto& w : within_leaf)
+    if (w.size() >= min_nodes_for_verdict) leaf_medians.push_back(median_of(w));
+  const reference leaf_ref =
+      make_reference(leaf_medians.size() >= 2 ? leaf_medians : within, g.higher_is_better);
   // A leaf with no figure within it, or slow within it, is no uplink's: its nodes speak.
   std::vector<bool> fine_within(names.size(), false);
   for (std::size_t l = 0; l < names.size(); ++l)
@@ -104,7 +112,7 @@ void explain_uplinks(const core::cluster_section& c, pair_group& g, const suspec
       if (values.size() < min_nodes_for_verdict) continue;
       const double share = static_cast<double>(slow) / static_cast<double>(values.size());
       const double m = median_of(values);
-      if (share <= best_share || !ref.is_outlier(m, options.deviation, floor)) continue;
+      if (share <= best_share || !leaf_ref.is_outlier(m, options.deviation, floor)) continue;
       best_share = share;
       best = named_uplink{x.leaf, x.side, m, slow, values.size()};
     }

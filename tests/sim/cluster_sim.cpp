@@ -132,10 +132,9 @@ int main(int argc, char** argv) {
       std::printf(
           "| %zu | %zu | %.1f%% | %zu | %zu / %.1f | %.0f | %.1f / %.1f / %.1f | %s | %s | %s | %s "
           "| %s | %s | %zu | %zu / %zu | %.1f |\n",
-          nodes, o.k, noise * 100, sum.sweeps, sum.max_rounds,
-          static_cast<double>(t.rounds) / per, static_cast<double>(t.figures) / per,
-          static_cast<double>(t.named_nodes) / per, static_cast<double>(t.named_links) / per,
-          static_cast<double>(t.named_uplinks) / per,
+          nodes, o.k, noise * 100, sum.sweeps, sum.max_rounds, static_cast<double>(t.rounds) / per,
+          static_cast<double>(t.figures) / per, static_cast<double>(t.named_nodes) / per,
+          static_cast<double>(t.named_links) / per, static_cast<double>(t.named_uplinks) / per,
           share(t.slow_nodes_found, t.slow_nodes).c_str(),
           share(t.mild_nodes_found, t.mild_nodes).c_str(),
           share(t.nodes_way_right, t.slow_nodes_found + t.mild_nodes_found).c_str(),
