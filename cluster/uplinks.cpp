@@ -122,6 +122,19 @@ void explain_uplinks(const core::cluster_section& c, pair_group& g, const suspec
     for (const auto i : crossings[key].edges)
       explained[i] = true;
     named.push_back(*best);
+    // With two leaves the other leaf's uplink, the other way, carries the very same pairs:
+    // nothing tells the two apart, so both are named.
+    if (names.size() == 2) {
+      const std::pair<std::size_t, role> mirror{1 - best->leaf,
+                                                best->side == role::send      ? role::receive
+                                                : best->side == role::receive ? role::send
+                                                                              : role::both};
+      if (crossings.count(mirror) && done.insert(mirror).second) {
+        named.push_back(*best);
+        named.back().leaf = mirror.first;
+        named.back().side = mirror.second;
+      }
+    }
   }
   if (named.empty()) return;
   // Most leaves slower across than within, one way: that is the fabric's shape (an
@@ -149,8 +162,8 @@ void explain_uplinks(const core::cluster_section& c, pair_group& g, const suspec
              std::to_string(u.slow) + " of " + std::to_string(u.measured) +
              " cross-leaf pairs slow; within " + names[u.leaf] + " " +
              core::format_value(median_of(within_leaf[u.leaf])) + " " + g.unit;
-    if (leaves_by_side[u.side].size() == 2)
-      f.text += " (two leaves: the other leaf's uplink is on the same path)";
+    if (names.size() == 2)
+      f.text += " (two leaves: the other leaf's uplink, the other way, is on the same path)";
     out.uplinks[names[u.leaf]].push_back(std::move(f));
   }
   std::vector<edge> kept;
