@@ -186,6 +186,14 @@ sweep_outcome score(const simulated_sweep& sweep) {
   for (std::size_t i = 0; i < c.nodes.size(); ++i)
     o.flapping += model.flapping(i);
   o.flapping_named = flapping_named.size();
+  // The same figures judged in one pass, as a file without a second look would be.
+  auto one_pass = sweep.file;
+  one_pass.cluster->confirmation.reset();
+  for (const auto& s : find_suspects(one_pass)) {
+    if (s.kind != suspect_kind::node) continue;
+    const std::size_t x = node_of.at(s.node);
+    o.healthy_one_pass += !slow.count(x) && !model.flapping(x);
+  }
   return o;
 }
 
@@ -211,6 +219,7 @@ void sim_summary::add(const sweep_outcome& o) {
   t.flapping += o.flapping;
   t.flapping_named += o.flapping_named;
   t.healthy_nodes_named += o.healthy_nodes_named;
+  t.healthy_one_pass += o.healthy_one_pass;
   t.wrong_links += o.wrong_links;
   t.wrong_uplinks += o.wrong_uplinks;
 }

@@ -26,7 +26,8 @@ struct sweep_outcome {
   std::size_t slow_uplinks = 0, slow_uplinks_found = 0;
   std::size_t flapping = 0, flapping_named = 0;  // named as a node, or at a link's end
   std::size_t healthy_nodes_named = 0;           // neither slow nor flapping
-  std::size_t wrong_links = 0;                   // named links not planted, no flapping end
+  std::size_t healthy_one_pass = 0;  // ... named by the first look alone (no second look)
+  std::size_t wrong_links = 0;       // named links not planted, no flapping end
   std::size_t wrong_uplinks = 0;
 };
 
