@@ -33,15 +33,42 @@ std::string second_words(const suspect& s) {
   return " (not re-measured)";
 }
 
+const char* kind_word(suspect_kind k) {
+  switch (k) {
+    case suspect_kind::node:
+      return "node";
+    case suspect_kind::link:
+      return "link";
+    case suspect_kind::uplink:
+      return "uplink";
+  }
+  return "node";
+}
+
+// The way that is slow, where one is: " (slow to send)", " (slow from n5 to n1)".
+std::string way_words(const suspect& s) {
+  if (s.direction.empty()) return "";
+  const bool send = s.direction == "send";
+  switch (s.kind) {
+    case suspect_kind::node:
+      return send ? " (slow to send)" : " (slow to receive)";
+    case suspect_kind::uplink:
+      return send ? " (slow out of the leaf)" : " (slow into the leaf)";
+    case suspect_kind::link:
+      return send ? " (slow from " + s.node + " to " + s.peer + ")"
+                  : " (slow from " + s.peer + " to " + s.node + ")";
+  }
+  return "";
+}
+
 void print_line(const char* what, const suspect& s) {
   if (s.benchmark.empty()) {  // a stopped node: no figure
     fmt::print("# {} node {}: {}\n", what, s.node, s.evidence);
     return;
   }
-  fmt::print("# {} {} {}{}: {} {:.4g} {} against cluster median {:.4g} {}{}: {}\n", what,
-             s.kind == suspect_kind::node ? "node" : "link", s.node,
-             s.peer.empty() ? "" : " - " + s.peer, s.benchmark, s.value, s.unit, s.cluster_median,
-             s.unit, second_words(s), s.evidence);
+  fmt::print("# {} {} {}{}{}: {} {:.4g} {} against cluster median {:.4g} {}{}: {}\n", what,
+             kind_word(s.kind), s.node, s.peer.empty() ? "" : " - " + s.peer, way_words(s),
+             s.benchmark, s.value, s.unit, s.cluster_median, s.unit, second_words(s), s.evidence);
 }
 
 }  // namespace

@@ -12,6 +12,7 @@
 
 #include "cluster/confirm_plan.hpp"
 #include "cluster/suspects.hpp"
+#include "cluster/verdict.hpp"
 #include "core/cluster.hpp"
 #include "core/cluster_schedule.hpp"
 
@@ -150,6 +151,24 @@ TEST(ClusterDirection, AHostSlowToSendIsThatNodeSlowToSendAndNoLink) {
   EXPECT_NE(v.named[0].evidence.find("again sending to 3 other partner(s)"), std::string::npos)
       << v.named[0].evidence;
   EXPECT_TRUE(v.unconfirmed.empty());
+}
+
+// The console says the way: the node slow to send, the link from its sender.
+TEST(ClusterDirection, TheConsoleSaysTheWay) {
+  fabric f;
+  f.n = 8;
+  f.send[4] = 0.25;
+  f.links[{6, 1}] = 0.3;
+  auto file = f.file();
+  f.measure_again(file);
+  testing::internal::CaptureStdout();
+  finish_run(file, false);
+  const std::string out = testing::internal::GetCapturedStdout();
+  EXPECT_EQ(out.rfind("# suspects: 2\n# suspect node n4 (slow to send): net.tcp.bandwidth ", 0), 0u)
+      << out;
+  EXPECT_NE(out.find("\n# suspect link n6 - n1 (slow from n6 to n1): net.tcp.bandwidth "),
+            std::string::npos)
+      << out;
 }
 
 TEST(ClusterDirection, AHostSlowToReceiveIsThatNodeSlowToReceiveAndNoLink) {
