@@ -40,8 +40,6 @@ struct finding {
   // uplink's traffic out of its leaf (send) or into it (receive). role::both otherwise.
   role side = role::both;
   bool directed = false;
-  // A node judged by its pairs: the nodes' medians its own median was judged against.
-  std::optional<reference> node_ref;
 
   double change() const { return ref.bad_change(value); }
 };

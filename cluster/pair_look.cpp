@@ -85,7 +85,6 @@ void pair_findings(const core::cluster_section& c, const pair_group& g,
       auto f = make_finding(g.benchmark, g.params, g.bytes, *v.score[i], ref, g.unit);
       f.side = v.side;
       f.directed = g.directed;
-      f.node_ref = v.score_ref;
       f.text = role_prefix(v.side) + g.label + ": median " +
                against(*v.score[i], ref.median, g.unit, way_word(v.side)) + "; " +
                std::to_string(v.short_of[i]) + " of " + std::to_string(measured) + " pairs slow";

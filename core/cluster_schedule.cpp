@@ -111,21 +111,17 @@ class across_planner {
     }
   }
 
-  // One perfect matching across leaves (one node idle for odd N): nodes listed leaf by leaf in a
-  // random order, the first half against the second, so no pair shares a leaf while no leaf holds
-  // more than half of the nodes; a pair that shares a leaf or was met before swaps an end with
-  // another pair, and stays out where no swap helps.
-  pair_round matching(std::vector<std::vector<std::size_t>> groups) {
-    shuffle_with(groups, m_draw);
-    std::vector<std::size_t> order;
-    for (auto& g : groups) {
-      shuffle_with(g, m_draw);
-      order.insert(order.end(), g.begin(), g.end());
-    }
-    const std::size_t half = order.size() / 2;
+  // One perfect matching across leaves (one node idle for odd N): the nodes in a random order,
+  // paired two by two, so a leaf's nodes meet nodes of many leaves (a slow uplink is told from
+  // the uplinks at the other ends); a pair that shares a leaf or was met before swaps an end with
+  // another pair, and stays out where no swap helps (a leaf of more than half the nodes).
+  pair_round matching() {
+    std::vector<std::size_t> order(m_group.size());
+    std::iota(order.begin(), order.end(), std::size_t{0});
+    shuffle_with(order, m_draw);
     std::vector<std::pair<std::size_t, std::size_t>> pairs;
-    for (std::size_t i = 0; i < half; ++i)
-      pairs.emplace_back(order[i], order[i + half]);
+    for (std::size_t i = 0; i + 1 < order.size(); i += 2)
+      pairs.emplace_back(order[i], order[i + 1]);
     // Every node is in one pair of the list, so a swap makes no pair twice: only leaves and the
     // pairs of earlier rounds can make one invalid.
     for (std::size_t i = 0; i < pairs.size(); ++i) {
@@ -208,7 +204,7 @@ std::vector<pair_round> random_matchings(std::size_t nodes, std::size_t k, std::
     across.pair_up(std::move(idle), rounds[r]);
   }
   for (std::size_t r = within; r < k; ++r)
-    rounds[r] = across.matching(groups);
+    rounds[r] = across.matching();
   return rounds;
 }
 
