@@ -119,11 +119,12 @@ void pair_findings(const core::cluster_section& c, const pair_group& g,
     if ((from_slow && to_slow) || (from_slow && !hides_links(sender, e.from)) ||
         (to_slow && !hides_links(receiver, e.to)) || !ref.is_outlier(e.value, options))
       continue;
-    if (counts(e)) {
-      const auto& r = rounds[round_key(e)];
-      const std::size_t others = r.first - 1, slow_others = r.second - 1;
-      if (others > 0 && 2 * slow_others > others) continue;
+    std::size_t others = 0, slow_others = 0;  // the round's other counted figures
+    if (const auto it = rounds.find(round_key(e)); it != rounds.end()) {
+      others = it->second.first - (counts(e) ? 1 : 0);
+      slow_others = it->second.second - (counts(e) ? 1 : 0);
     }
+    if (others > 0 && 2 * slow_others > others) continue;
     const std::size_t a = std::min(e.from, e.to), b = std::max(e.from, e.to);
     auto f = make_finding(g.benchmark, g.params, g.bytes, e.value, ref, g.unit);
     f.directed = g.directed;
