@@ -3,6 +3,8 @@
 // slow path is not named too. O(leaves x figures) per uplink named.
 #include "cluster/uplinks.hpp"
 
+#include <algorithm>
+#include <cmath>
 #include <map>
 #include <optional>
 #include <set>
@@ -79,18 +81,29 @@ void explain_uplinks(const core::cluster_section& c, pair_group& g, const suspec
   if (within.size() < min_nodes_for_verdict) return;  // nothing to tell an uplink from a node by
   const reference ref = make_reference(within, g.higher_is_better);
   const double floor = node_floor(options, g.higher_is_better);
-  // A leaf's crossing figures are judged by their median, against the leaves' medians within
-  // them (medians of as many figures, over no uplink): one figure's spread would hide a slow
-  // uplink in the noise of single figures.
+  // A leaf's crossing figures are judged by their median against the figures within leaves,
+  // with the spread of a median of as many figures (1.25 / sqrt(n) of one figure's), and no
+  // less than the leaves' own medians within them spread where there are 3 leaves or more: one
+  // figure's spread would hide a slow uplink in the noise of single figures.
   std::vector<double> leaf_medians;
   for (const auto& w : within_leaf)
     if (w.size() >= min_nodes_for_verdict) leaf_medians.push_back(median_of(w));
-  const reference leaf_ref =
-      make_reference(leaf_medians.size() >= 2 ? leaf_medians : within, g.higher_is_better);
-  // A leaf with no figure within it, or slow within it, is no uplink's: its nodes speak.
+  const double leaves_spread =
+      leaf_medians.size() >= 3 ? make_reference(leaf_medians, g.higher_is_better).log_mad : 0;
+  auto median_ref = [&](std::size_t figures) {
+    reference r = ref;
+    r.log_mad =
+        std::max(leaves_spread,
+                 ref.log_mad * std::min(1.0, 1.2533 / std::sqrt(static_cast<double>(figures))));
+    return r;
+  };
+  // A leaf with no figure within it, or slow within it (by the same test), is no uplink's: its
+  // nodes speak.
   std::vector<bool> fine_within(names.size(), false);
   for (std::size_t l = 0; l < names.size(); ++l)
-    fine_within[l] = !within_leaf[l].empty() && !ref.falls_short(median_of(within_leaf[l]), floor);
+    fine_within[l] = !within_leaf[l].empty() &&
+                     !median_ref(within_leaf[l].size())
+                          .is_outlier(median_of(within_leaf[l]), options.deviation, floor);
 
   // Greedy: the leaf and way with the largest share of slow crossing figures is named, its
   // figures are explained, and the rest is looked at again.
@@ -112,7 +125,8 @@ void explain_uplinks(const core::cluster_section& c, pair_group& g, const suspec
       if (values.size() < min_nodes_for_verdict) continue;
       const double share = static_cast<double>(slow) / static_cast<double>(values.size());
       const double m = median_of(values);
-      if (share <= best_share || !leaf_ref.is_outlier(m, options.deviation, floor)) continue;
+      if (share <= best_share || !median_ref(values.size()).is_outlier(m, options.deviation, floor))
+        continue;
       best_share = share;
       best = named_uplink{x.leaf, x.side, m, slow, values.size()};
     }
@@ -129,7 +143,7 @@ void explain_uplinks(const core::cluster_section& c, pair_group& g, const suspec
                                                 best->side == role::send      ? role::receive
                                                 : best->side == role::receive ? role::send
                                                                               : role::both};
-      if (crossings.count(mirror) && done.insert(mirror).second) {
+      if (crossings.count(mirror) && fine_within[mirror.first] && done.insert(mirror).second) {
         named.push_back(*best);
         named.back().leaf = mirror.first;
         named.back().side = mirror.second;

@@ -341,6 +341,26 @@ TEST(ClusterDirection, ASlowUplinkIsTheUplinkNotItsNodes) {
     EXPECT_NE(s.kind, suspect_kind::uplink) << s.evidence;
 }
 
+// Two leaves on a loaded machine (every figure scattered by 20%, as healthy TCP pairs starved
+// of CPU are): a median of many crossing figures a little under the one within leaves names no
+// uplink, while an uplink at half its rate is named.
+TEST(ClusterDirection, NoisyFiguresMakeNoUplinkAHalfRateUplinkDoes) {
+  for (unsigned seed = 1; seed <= 20; ++seed) {
+    fabric f;
+    f.n = 8;
+    f.noise = 0.2;
+    f.seed = seed;
+    f.leaves = {"a", "a", "a", "a", "b", "b", "b", "b"};
+    for (const auto& s : judge(f.file()).named)
+      EXPECT_NE(s.kind, suspect_kind::uplink) << "seed " << seed << ": " << s.evidence;
+    f.noise = 0.1;
+    f.out["b"] = f.in["b"] = 0.5;
+    auto file = f.file();
+    f.measure_again(file);
+    EXPECT_EQ(who(judge(file).named), (strings{"uplink a", "uplink b"})) << "seed " << seed;
+  }
+}
+
 // 16 leaves of 16, K = 4 (two rounds within leaves, two across): a leaf whose uplink is slow
 // into it is named, its nodes are not, and a slow node on another leaf still is.
 TEST(ClusterDirection, TopologyAwareSweepsTellAnUplinkFromANode) {
