@@ -362,7 +362,8 @@ TEST(ClusterDirection, NoisyFiguresMakeNoUplinkAHalfRateUplinkDoes) {
 }
 
 // 16 leaves of 16, K = 4 (two rounds within leaves, two across): a leaf whose uplink is slow
-// into it is named, its nodes are not, and a slow node on another leaf still is.
+// into it is named, its nodes are not, and a slow node on another leaf still is, measured again
+// against partners of its own leaf.
 TEST(ClusterDirection, TopologyAwareSweepsTellAnUplinkFromANode) {
   for (unsigned seed = 1; seed <= 10; ++seed) {
     fabric f;
@@ -374,6 +375,13 @@ TEST(ClusterDirection, TopologyAwareSweepsTellAnUplinkFromANode) {
     f.in["leaf3"] = 0.7;
     f.send[200] = 0.8;
     auto file = f.file();
+    // n200 measured again within its own leaf (leaf12: n192..n207), no uplink on the path.
+    for (const auto& step : plan_confirmation(*file.cluster).steps)
+      for (const auto& p : step)
+        if (p.for_node == 200u) {
+          EXPECT_EQ(p.a / 16, 12u) << p.a << "-" << p.b;
+          EXPECT_EQ(p.b / 16, 12u) << p.a << "-" << p.b;
+        }
     f.measure_again(file);
     EXPECT_EQ(who(judge(file).named), (strings{"node n200 send", "uplink leaf3 receive"}))
         << "seed " << seed;
