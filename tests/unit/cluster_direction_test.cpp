@@ -153,7 +153,7 @@ TEST(ClusterDirection, AHostSlowToSendIsThatNodeSlowToSendAndNoLink) {
   EXPECT_TRUE(v.unconfirmed.empty());
 }
 
-// The console says the way: the node slow to send, the link from its sender.
+// The console says the way after the name, so a line's "# suspect node n4:" reads as before.
 TEST(ClusterDirection, TheConsoleSaysTheWay) {
   fabric f;
   f.n = 8;
@@ -164,9 +164,10 @@ TEST(ClusterDirection, TheConsoleSaysTheWay) {
   testing::internal::CaptureStdout();
   finish_run(file, false);
   const std::string out = testing::internal::GetCapturedStdout();
-  EXPECT_EQ(out.rfind("# suspects: 2\n# suspect node n4 (slow to send): net.tcp.bandwidth ", 0), 0u)
+  EXPECT_EQ(out.rfind("# suspects: 2\n# suspect node n4: slow to send: net.tcp.bandwidth ", 0), 0u)
       << out;
-  EXPECT_NE(out.find("\n# suspect link n6 - n1 (slow from n6 to n1): net.tcp.bandwidth "),
+  // The link by its ends in the file's order, the way in words.
+  EXPECT_NE(out.find("\n# suspect link n1 - n6: slow from n6 to n1: net.tcp.bandwidth "),
             std::string::npos)
       << out;
 }
