@@ -67,11 +67,13 @@ double strength(const std::vector<judged>& j) {
   return best;
 }
 
-// The way the findings say is slow: the one way of all their one-way findings; "" where none
-// runs one way or both ways are slow.
-role side_of(const std::vector<judged>& j) {
+// The way the findings say is slow: the one way of all their one-way findings (of a named
+// suspect, those that were not measured again in vain); "" where none runs one way or both ways
+// are slow.
+role side_of(const std::vector<judged>& j, bool stands) {
   bool send = false, receive = false;
   for (const auto& x : j) {
+    if (stands && x.second.state == second_look::not_reproduced) continue;
     send = send || x.f.side == role::send;
     receive = receive || x.f.side == role::receive;
   }
@@ -142,7 +144,7 @@ cluster_verdict judge(const core::result_file& file, const suspect_options& opti
       j.push_back({f, node_again(c, i, f, options)});
     const bool stands = state_of(j) != second_look::not_reproduced;
     if (stands) note_named(j, hides[i]);
-    const role side = side_of(j);
+    const role side = side_of(j, stands);
     (stands ? named : unconfirmed)
         .emplace_back(strength(j), merge(suspect_kind::node, c.nodes[i].name, {},
                                          direction_word(side), std::move(j)));
@@ -157,7 +159,7 @@ cluster_verdict judge(const core::result_file& file, const suspect_options& opti
     std::vector<judged> j;
     for (const auto& f : findings)
       j.push_back({f, again{}});
-    const role side = side_of(j);
+    const role side = side_of(j, true);
     named.emplace_back(strength(j),
                        merge(suspect_kind::uplink, leaf, {}, direction_word(side), std::move(j)));
   }
@@ -180,7 +182,7 @@ cluster_verdict judge(const core::result_file& file, const suspect_options& opti
     if (j.empty()) continue;
     const bool stands = state_of(j) != second_look::not_reproduced;
     // One way slow: the link is named from its sender.
-    const role side = side_of(j);
+    const role side = side_of(j, stands);
     const bool flip = side == role::receive;
     (stands ? named : unconfirmed)
         .emplace_back(strength(j),

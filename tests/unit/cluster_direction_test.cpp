@@ -129,6 +129,24 @@ strings who(const std::vector<suspect>& s) {
   return out;
 }
 
+// A node flagged both ways whose receiving figures are fine when measured again: named slow to
+// send, the way that reproduced.
+TEST(ClusterDirection, ANamedNodesWayIsTheWayThatReproduced) {
+  fabric f;
+  f.send[4] = 0.25;
+  f.receive[4] = 0.25;
+  auto file = f.file();
+  EXPECT_EQ(who(judge(file).named), strings{"node n4"});  // both ways: no one way
+  auto healed = f;
+  healed.receive.clear();  // the receiving side was a moment
+  healed.measure_again(file);
+  const auto v = judge(file);
+  EXPECT_EQ(who(v.named), strings{"node n4 send"});
+  ASSERT_EQ(v.named.size(), 1u);
+  EXPECT_NE(v.named[0].evidence.find("again receiving from 3 other partner(s)"), std::string::npos)
+      << v.named[0].evidence;
+}
+
 // The 6 namespace hosts: n4 slowed on its sending side only (250 Mbit/s of 1 Gbit/s).
 // Measured one way (to_peer), n4 sent only where it was the second end; measured both ways it
 // sends in all 5 of its pairs: the node, slow to send, and no link.
