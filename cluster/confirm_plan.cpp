@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 
@@ -159,6 +160,12 @@ confirm_plan plan_confirmation(const core::cluster_section& c, const suspect_opt
   std::vector<pair_rerun> pairs;
   std::vector<local_point> flagged;  // every flagged local point, once
   std::set<std::string> seen;
+  // The one way the sweep measured its one-way cases, where it measured one only.
+  std::optional<way> only_way;
+  std::set<way> ways;
+  for (const auto& m : c.pairs)
+    if (way_of(m.params) != way::both) ways.insert(way_of(m.params));
+  if (ways.size() == 1) only_way = *ways.begin();
   std::map<std::string, std::size_t> next;  // spreads the candidates over each pool's partners
   for (const auto& e : all) {
     const role side = slow_side(*e.findings);
@@ -192,6 +199,18 @@ confirm_plan plan_confirmation(const core::cluster_section& c, const suspect_opt
       for (const auto i : fallback)
         if (i != node) others.push_back(i);
       pool = &others;
+    }
+    // A sweep that measured one way only (to_peer: the second end sends) measures again that way
+    // only too: the candidate must be the pair's end on its slow side.
+    std::vector<std::size_t> sided;
+    if (only_way && side != role::both) {
+      const bool node_first = (side == role::send) == (*only_way == way::from_peer);
+      for (const auto i : *pool)
+        if (node_first ? i > node : i < node) sided.push_back(i);
+      if (!sided.empty()) {
+        pool = &sided;
+        pool_name += node_first ? "|after" : "|before";
+      }
     }
     std::size_t& from = next[pool_name];
     for (std::size_t k = 0; k < std::min(confirm_partners, pool->size()); ++k) {

@@ -202,13 +202,31 @@ TEST(ClusterDirection, AHostSlowToReceiveIsThatNodeSlowToReceiveAndNoLink) {
 }
 
 // A file of the old launch, bandwidth to_peer only: the node still is judged by the pairs where
-// it sends (the second end of each), not cleared by those where it receives.
+// it sends (the second end of each), not cleared by those where it receives, and measured again
+// where it sends.
 TEST(ClusterDirection, OneWayFilesJudgeEachNodeByTheFiguresItSent) {
   fabric f;
   f.send[4] = 0.25;
   auto file = f.file();
   file.cluster->pairs.pop_back();  // from_peer gone
   EXPECT_EQ(who(judge(file).named), strings{"node n4 send"});
+  // Its second look is measured that one way too: partners where n4 is the sending end (b).
+  for (const auto& step : plan_confirmation(*file.cluster).steps)
+    for (const auto& p : step) {
+      EXPECT_EQ(p.b, 4u) << p.a << "-" << p.b;
+      EXPECT_EQ(p.direction, "to_peer");
+    }
+  // Slow to receive, measured to_peer only: n1 receives where it is the first end (a).
+  fabric g;
+  g.receive[1] = 0.25;
+  auto one_way = g.file();
+  one_way.cluster->pairs.pop_back();
+  EXPECT_EQ(who(judge(one_way).named), strings{"node n1 receive"});
+  const auto plan = plan_confirmation(*one_way.cluster);
+  ASSERT_EQ(plan.pair_count(), confirm_partners);
+  for (const auto& step : plan.steps)
+    for (const auto& p : step)
+      EXPECT_EQ(p.a, 1u) << p.a << "-" << p.b;
 }
 
 // The second look measures the slow way only, with the candidate on the slow side, against
