@@ -11,7 +11,7 @@ source "$here/cluster_faults_lib.sh"
 MPI_NETNS_NET=198.18.42
 command -v python3 >/dev/null || mpi_netns_skip "no python3"
 mpi_netns_begin gbk42 tc
-trap 'faults_load_stop; mpi_netns_down; rm -rf "$tmp"' EXIT
+trap 'faults_load_stop; mpi_netns_down; [[ -n ${KEEP:-} ]] && cp -r "$tmp" "$KEEP"; rm -rf "$tmp"' EXIT
 hosts=8 slow=5
 args=(--suite network --filter 'net.tcp.bandwidth' --pair-sizes 1M --cluster-timeout 30
   --pairs matchings:3)
