@@ -13,27 +13,32 @@ void add_cluster_options(CLI::App& sub, cluster_cli_options& o) {
   sub.add_option("--pair-concurrency", o.pair_concurrency,
                  "Cluster mode: node pairs measured at once at most (default: a whole round)");
   sub.add_option(
-      "--pairs", o.pairs,
-      fmt::format("Cluster mode: which node pairs, all (every pair: N-1 rounds) or matchings[:K] "
-                  "(K random disjoint matchings, K partners per node, K default {}); default: "
-                  "all while its rounds are at most K + {} (the steps the matchings' "
-                  "localisation adds), i.e. up to {} nodes, matchings above",
-                  cluster::default_matchings, cluster::localisation_steps,
-                  cluster::default_matchings + cluster::localisation_steps + 1));
+         "--pairs", o.pairs,
+         fmt::format(
+             "Cluster mode: which node pairs, all (every pair: N-1 rounds) or matchings[:K] "
+             "(K random disjoint matchings, K partners per node, K default {}); default: "
+             "all while its rounds are at most K + {} (the steps the matchings' "
+             "localisation adds), i.e. up to {} nodes, matchings above",
+             cluster::default_matchings, cluster::localisation_steps,
+             cluster::default_matchings + cluster::localisation_steps + 1))
+      ->type_name("all|matchings[:K]");
   sub.add_option("--pair-seed", o.pair_seed,
                  "Cluster mode: the seed of the matchings (default: drawn fresh; the file "
-                 "records it, so the same rounds can be planned again)");
+                 "records it, so the same rounds can be planned again)")
+      ->type_name("N");
   sub.add_option("--topology", o.topology,
                  "Cluster mode: the fabric's shape, a file in Slurm's topology.conf syntax "
                  "(SwitchName=leaf1 Nodes=node[01-16]; SwitchName=spine Switches=leaf[1-2]): "
-                 "each node's leaf switch, read by rank 0");
+                 "each node's leaf switch, read by rank 0")
+      ->type_name("FILE");
   sub.add_option("--pair-sizes", o.pair_sizes,
                  "Cluster mode: pair message sizes; under 64K latency, else bandwidth")
       ->capture_default_str();
   sub.add_flag("--pair-samples", o.pair_samples,
                "Cluster mode: keep every pair's raw samples (summaries only by default)");
   sub.add_option("--cluster-timeout", o.cluster_timeout,
-                 "Cluster mode: seconds a node may stay silent before it is marked stalled")
+                 "Cluster mode: seconds a node may stay silent before it is marked stalled "
+                 "and left out of the rest of the launch")
       ->capture_default_str();
   sub.add_flag("--fail-on-suspect", o.fail_on_suspect,
                "Cluster mode: exit 1 when a slow node or link is named");
