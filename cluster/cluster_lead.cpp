@@ -134,6 +134,11 @@ sweep mpi_launch::plan_pairs(core::cluster_section& cluster) {
       plan_sweep(n, m_options.pairs, m_options.pair_concurrency, cluster.leaves, draw_pair_seed());
   cluster.plan = plan.plan;
   cluster.pair_list = plan.pair_list;
+  if (m_options.pairs.seed && plan.plan.method == "all")
+    say(
+        fmt::format("# cluster: --pair-seed not used: every pair is measured at {} nodes (the "
+                    "default up to {} nodes; --pairs matchings draws them)",
+                    n, default_matchings + localisation_steps + 1));
   return plan;
 }
 

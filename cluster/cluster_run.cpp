@@ -245,7 +245,10 @@ void mpi_launch::sit_out(std::chrono::seconds wait) const {
     interrupted_while_waiting(*m_ctx);
     return false;
   };
-  say(fmt::format("# cluster: rank {} answered too late and was left out of the launch", m_rank));
+  std::fprintf(stderr,
+               "gpubench: rank %d: answered too late and was left out of the launch; waiting "
+               "for rank 0 to end the job\n",
+               m_rank);
   const auto until = clock::now() + wait;
   for (;;) {
     const auto cmd = receive_json(0, tag_command, until, pass_on);

@@ -69,8 +69,13 @@ for scenario in $scenarios; do
   for ((l = 1; l <= launches; l++)); do
     name="$scenario-$l"
     if [[ $scenario == link ]]; then
-      # A fresh link each launch: a pair of the plan's last round, slowed once the plan is
-      # in the file (seconds before that round).
+      # A fresh link each launch, on fresh hosts (the last launch's link is not slow any more):
+      # a pair of the plan's last round, slowed once the plan is in the file (seconds before
+      # that round).
+      if ((l > 1)); then
+        mpi_netns_down
+        mpi_netns_up "$hosts" "$rate"
+      fi
       rm -f "$tmp/$name.json"
       faults_launch "$name" "$hosts" 300 "${run_args[@]}" "${extra[@]}" &
       launcher=$!
