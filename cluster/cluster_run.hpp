@@ -1,8 +1,8 @@
 // Cluster mode: under mpirun/srun over two or more nodes, one `gpubench run` measures every
 // node by itself, node pairs over the network (every pair, or K random matchings: sweep_plan.hpp;
 // the ranks as the two ends of the ordinary net.* benchmarks, bandwidth both ways) and
-// allreduce, and rank 0 writes one result file and gives the verdict. The sequence is built with MPI only (cluster_none.cpp otherwise). See
-// docs/cluster.md.
+// allreduce, and rank 0 writes one result file and gives the verdict. The sequence is built with
+// MPI only (cluster_none.cpp otherwise). See docs/cluster.md.
 #pragma once
 
 #include <cstdint>
