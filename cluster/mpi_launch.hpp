@@ -25,18 +25,18 @@
 
 namespace gpubench::cluster {
 
-using clock = std::chrono::steady_clock;
-using ms = std::chrono::milliseconds;
-
 // How long, after an interrupt, the node leaders' reports of the local phase are waited for
 // (and a leader tries to hand its report over): well within rank 0's stop grace (3 s).
-inline constexpr ms report_grace{1500};
+inline constexpr std::chrono::milliseconds report_grace{1500};
 
 // Ends every rank of the job (mpirun and srun alike), as the collectives' watchdog does.
 [[noreturn]] void abort_job(int rank, const std::string& why);
 
 class mpi_launch final : public launch {
  public:
+  using clock = std::chrono::steady_clock;
+  using ms = std::chrono::milliseconds;
+
   explicit mpi_launch(double timeout_s);
 
   bool cluster() const override { return m_names.size() >= 2; }

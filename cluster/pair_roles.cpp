@@ -27,7 +27,7 @@ bool keeps(const nlohmann::json& params, const char* key, const char* value) {
   return !params.contains(key) || params.at(key) == value;
 }
 
-bool is(const nlohmann::json& params, const char* key, const char* value) {
+bool param_is(const nlohmann::json& params, const char* key, const char* value) {
   return params.contains(key) && params.at(key) == value;
 }
 
@@ -86,14 +86,14 @@ bool pair_keeps(const nlohmann::json& params, const std::string& direction) {
   if (!keeps(params, "memory", "host")) return false;
   if (!params.contains("direction"))  // latency: one round trip has no way
     return direction.empty() && keeps(params, "op", "write");
-  const bool to_peer = is(params, "direction", "to_peer");
-  const bool from_peer = is(params, "direction", "from_peer");
+  const bool to_peer = param_is(params, "direction", "to_peer");
+  const bool from_peer = param_is(params, "direction", "from_peer");
   if (!to_peer && !from_peer) return false;  // bidir: both ways summed into one figure
   if (!direction.empty() && params.at("direction") != direction) return false;
   // RDMA: write moves b -> a (to_peer), read pulls a -> b (from_peer); send is a third op of
   // the same way as write.
-  return !params.contains("op") || (to_peer && is(params, "op", "write")) ||
-         (from_peer && is(params, "op", "read"));
+  return !params.contains("op") || (to_peer && param_is(params, "op", "write")) ||
+         (from_peer && param_is(params, "op", "read"));
 }
 
 core::benchmark_def pair_variant(const core::benchmark_def& def, const std::string& direction) {

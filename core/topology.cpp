@@ -16,7 +16,7 @@ namespace {
 // A hostlist that expands past this many names is a typo (node[1-100000000]), not a fabric.
 constexpr std::size_t max_names = 1'000'000;
 
-std::string lower(std::string_view s) {
+std::string lowercase(std::string_view s) {
   std::string out(s);
   std::transform(out.begin(), out.end(), out.begin(),
                  [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
@@ -166,7 +166,7 @@ topology topology::parse(std::string_view text, const std::string& source) {
       const auto eq = word.find('=');
       if (eq == std::string::npos || eq == 0)
         fail("'" + word + "': expected KEY=VALUE (SwitchName=, Nodes=, Switches=, LinkSpeed=)");
-      const std::string key = lower(std::string_view(word).substr(0, eq));
+      const std::string key = lowercase(std::string_view(word).substr(0, eq));
       const std::string value = word.substr(eq + 1);
       if (first && key != "switchname")
         fail("a line starts with SwitchName=NAME, not '" + word + "'");
