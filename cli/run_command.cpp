@@ -35,6 +35,7 @@ struct run_options {
   std::string sizes;
   bool quick = false;
   bool quiet = false;
+  double point_timeout = 0;  // 0: each benchmark's own limit
   std::map<std::string, std::string> family;  // options added by benchmark families
   cluster_cli_options cluster;
 };
@@ -61,6 +62,7 @@ int run_run(const run_options& o, const environment& env) {
   core::interrupt_guard guard;
   core::run_context ctx;
   ctx.quick = o.quick;
+  ctx.point_timeout = o.point_timeout;
   if (!o.peer.empty()) ctx.peer = o.peer;
   if (!o.sizes.empty()) ctx.sizes = core::parse_size_range(o.sizes);
   ctx.options = o.family;
@@ -148,6 +150,10 @@ command setup_run(CLI::App& app, const environment& env) {
                   "given), e.g. 4K:64M or 2:1M:8");
   sub->add_flag("--quick", o->quick, "Smaller size sweeps, for a fast look");
   sub->add_flag("--quiet", o->quiet, "No progress lines");
+  sub->add_option("--point-timeout", o->point_timeout,
+                  "Seconds a measured point may take at most, where its benchmark allows more "
+                  "(0.4-5 s): fewer samples per point, a faster look")
+      ->check(CLI::Range(0.001, 3600.0));
   add_cluster_options(*sub, o->cluster);
   for (const auto& spec : env.registry.options()) {
     o->family[spec.name] = spec.default_value;

@@ -61,6 +61,7 @@ point_result& case_state::measure_value(std::uint64_t bytes, const sample_spec& 
                                         const std::function<double()>& op) {
   stopping_criteria c = m_def.criteria;
   if (spec.point_limit_s > 0) c.timeout = spec.point_limit_s;
+  if (m_ctx.point_timeout > 0) c.timeout = std::min(c.timeout, m_ctx.point_timeout);
   point_result p;
   p.bytes = bytes;
   // Alone, an interrupt stops at once; in a group only where all agree (m_agree).

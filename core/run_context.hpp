@@ -47,6 +47,7 @@ struct node_share {
 
 struct run_context {
   bool quick = false;
+  double point_timeout = 0;                      // --point-timeout: a cap on every point (0: none)
   std::optional<std::string> peer;               // HOST[:PORT] of a `gpubench serve`
   std::optional<size_range> sizes;               // --sizes overrides every sweep
   std::map<std::string, std::string> options;    // family options by name, as given

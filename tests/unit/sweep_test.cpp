@@ -18,7 +18,7 @@ namespace {
 
 // One point of samples that each sleep `sample_ms`, under a 60 ms point timeout and a minimum
 // of 5 samples; `limit_s` is the point's own limit (0: none).
-core::case_result slow_point(int sample_ms, double limit_s) {
+core::case_result slow_point(int sample_ms, double limit_s, double point_timeout = 0) {
   core::benchmark_def d;
   d.id = "t.slow";
   d.kind = core::host_memory_kind({});
@@ -40,12 +40,23 @@ core::case_result slow_point(int sample_ms, double limit_s) {
     });
   };
   core::run_context ctx;
+  ctx.point_timeout = point_timeout;
   core::result_file f;
   core::runner(ctx, {}).run({&d}, f);
   return f.results.at(0);
 }
 
 }  // namespace
+
+TEST(Sweep, PointTimeoutCapsAPointBelowItsOwnLimit) {
+  // The point's own limit (2 s) would let it take 5 samples of 25 ms; --point-timeout 0.03
+  // stops it after the first two, and never raises a limit (0.03 against 0.06).
+  const auto capped = slow_point(25, 2.0, 0.03);
+  EXPECT_EQ(capped.points.at(0).stopped_by, "timeout");
+  EXPECT_LE(capped.points.at(0).samples.size(), 2u);
+  EXPECT_EQ(slow_point(25, 2.0).points.at(0).samples.size(), 5u);
+  EXPECT_LT(slow_point(25, 0, 10).points.at(0).samples.size(), 5u) << "a cap, not a longer limit";
+}
 
 TEST(Sweep, APointCutShortOfTheMinimumSaysHowManyTheRuleAsked) {
   const auto c = slow_point(25, 0);
