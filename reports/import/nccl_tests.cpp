@@ -9,6 +9,8 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "reports/import/nccl_tests_infer.hpp"
+
 namespace gpubench::reports::import {
 
 namespace {
@@ -62,19 +64,26 @@ std::optional<device_line> parse_rank_line(std::string_view body) {
 struct row_figures {
   double time_us = 0, algbw = 0, busbw = 0;
   std::optional<std::uint64_t> wrong;  // none: N/A (validation off)
+  std::vector<double> per_iter;        // -I: i_min, i_max, i_p99 (us), i_cv% (%)
 };
 
 struct size_row {
   std::uint64_t bytes = 0;
   std::uint64_t count = 0;
-  std::string type;
+  std::string type, redop;
+  std::optional<long long> root;
   std::vector<row_figures> groups;  // out-of-place, then in-place
 };
 
 struct table_shape {
   std::vector<std::string> meta;  // the columns before the first "time": size, count, type...
   std::size_t groups = 0;         // 2: out-of-place and in-place
+  std::size_t width = 4;          // columns a group: time algbw busbw #wrong (+ 4 with -I)
 };
+
+constexpr const char* per_iter_columns[] = {"i_min", "i_max", "i_p99", "i_cv%"};
+constexpr const char* per_iter_extra[] = {"iter_min_us", "iter_max_us", "iter_p99_us",
+                                          "iter_cv_pct"};
 
 // "#  size  count  type  redop  root  time  algbw  busbw #wrong  time ..." (old: "error").
 std::optional<table_shape> parse_table_header(std::string_view body) {
@@ -82,10 +91,15 @@ std::optional<table_shape> parse_table_header(std::string_view body) {
   if (f.size() < 5 || f[0] != "size") return std::nullopt;
   table_shape s;
   std::size_t i = 0;
-  for (; i < f.size() && f[i] != "time"; ++i)
+  const auto is_time = [](std::string_view c) { return c == "time" || c == "cputime"; };
+  for (; i < f.size() && !is_time(f[i]); ++i)
     s.meta.emplace_back(f[i]);
-  for (; i + 3 < f.size() && f[i] == "time"; i += 4) {
+  // -I adds i_min, i_max, i_p99, i_cv% after each group's #wrong.
+  if (i + 7 < f.size() && f[i + 4] == per_iter_columns[0]) s.width = 8;
+  for (; i + 3 < f.size() && is_time(f[i]); i += s.width) {
     if (f[i + 1] != "algbw" || f[i + 2] != "busbw") return std::nullopt;
+    for (std::size_t k = 4; k < s.width; ++k)
+      if (i + k >= f.size() || f[i + k] != per_iter_columns[k - 4]) return std::nullopt;
     ++s.groups;
   }
   if (s.groups == 0 || s.groups > 2 || s.meta.size() < 2) return std::nullopt;
@@ -96,17 +110,17 @@ std::optional<table_shape> parse_table_header(std::string_view body) {
 // operation prints of type, redop and root (older builds leave redop blank for alltoall).
 [[noreturn]] void bad_row(const table_shape& shape, const text_line& line,
                           const import_options& o) {
-  const std::size_t figures = 4 * shape.groups;
+  const std::size_t figures = shape.width * shape.groups;
   fail(o, line.number,
-       fmt::format("a table row of {} to {} columns ({}, then {} x time, algbw, busbw, #wrong)",
+       fmt::format("a table row of {} to {} columns ({}, then {} x time, algbw, busbw, #wrong{})",
                    2 + figures, shape.meta.size() + figures, fmt::join(shape.meta, ", "),
-                   shape.groups),
+                   shape.groups, shape.width > 4 ? ", i_min, i_max, i_p99, i_cv%" : ""),
        line.text);
 }
 
 size_row parse_row(const std::vector<std::string_view>& f, const table_shape& shape,
                    const text_line& line, const import_options& o) {
-  const std::size_t figures = 4 * shape.groups;
+  const std::size_t figures = shape.width * shape.groups;
   const auto bad = [&] { bad_row(shape, line, o); };
   if (f.size() < 2 + figures || f.size() > shape.meta.size() + figures) bad();
   size_row r;
@@ -117,12 +131,30 @@ size_row parse_row(const std::vector<std::string_view>& f, const table_shape& sh
   r.count = *count;
   const std::size_t meta = f.size() - figures;
   if (meta > 2) r.type = std::string(f[2]);
+  // The root is the last of the meta columns where the header has one; a blank redop (older
+  // builds, nothing reduced) leaves one column fewer than the header.
+  const auto has = [&](const char* name) {
+    return std::find(shape.meta.begin(), shape.meta.end(), name) != shape.meta.end();
+  };
+  const bool rooted = has("root");
+  if (rooted && meta > 3) {
+    const auto field = f[meta - 1];
+    const bool minus = field.starts_with("-");
+    if (const auto v = to_count(minus ? field.substr(1) : field); v && *v < 1000000)
+      r.root = minus ? -static_cast<long long>(*v) : static_cast<long long>(*v);
+  }
+  if (has("redop") && meta > (rooted ? 4u : 3u)) r.redop = std::string(f[3]);
   for (std::size_t g = 0; g < shape.groups; ++g) {
-    const std::size_t at = meta + 4 * g;
+    const std::size_t at = meta + shape.width * g;
     const auto t = to_number(f[at]), a = to_number(f[at + 1]), b = to_number(f[at + 2]);
     if (!t || !a || !b || *t < 0 || *a < 0 || *b < 0) bad_row(shape, line, o);
-    row_figures fig{*t, *a, *b, to_count(f[at + 3])};
+    row_figures fig{*t, *a, *b, to_count(f[at + 3]), {}};
     if (!fig.wrong && f[at + 3] != "N/A") bad();
+    for (std::size_t k = 4; k < shape.width; ++k) {
+      const auto v = to_number(f[at + k]);
+      if (!v) bad();
+      fig.per_iter.push_back(*v);
+    }
     r.groups.push_back(fig);
   }
   return r;
@@ -151,6 +183,44 @@ std::optional<int> ranks_from_factor(const std::string& op, double algbw, double
   if (r < 2 || r > 100000 || std::fabs(n - r) > 0.05 * r) return std::nullopt;
   return static_cast<int>(r);
 }
+
+// What NCCL's own INFO lines say of the run: the library, the network, GPUDirect RDMA and the
+// algorithm. One line at a time; the first mention wins.
+struct nccl_info {
+  std::string version, network, net_device, gdr, algorithm, protocol;
+
+  void read(std::string_view t) {
+    const auto take = [&](std::string& field, std::string_view after, std::string_view stop) {
+      const auto at = t.find(after);
+      if (!field.empty() || at == std::string_view::npos) return;
+      auto rest = trim(t.substr(at + after.size()));
+      rest = rest.substr(0, rest.find_first_of(stop));
+      field = std::string(trim(rest));
+    };
+    take(version, "NCCL version ", " +");
+    take(network, "Using network ", " ");
+    take(net_device, "NET/IB : Using ", ";");
+    take(algorithm, "NCCL_ALGO set by environment to ", " ");
+    take(protocol, "NCCL_PROTO set by environment to ", " ");
+    // "Connected all rings, use ring PXN 0 GDR 0"; "via NET/IB/1/GDRDMA" where it is on.
+    if (const auto at = t.find(" GDR "); gdr.empty() && at != std::string_view::npos) {
+      const auto v = trim(t.substr(at + 5)).substr(0, 1);
+      if (v == "0" || v == "1") gdr = std::string(v);
+    }
+    if (gdr.empty() && t.find("/GDRDMA") != std::string_view::npos) gdr = "1";
+    if (!algorithm.empty() && algorithm.back() == '.') algorithm.pop_back();
+    if (!protocol.empty() && protocol.back() == '.') protocol.pop_back();
+  }
+
+  void into(nlohmann::json& context) const {
+    if (!version.empty()) context["nccl_version"] = version;
+    if (!network.empty()) context["network"] = network;
+    if (!net_device.empty()) context["net_device"] = net_device;
+    if (!gdr.empty()) context["gdr"] = gdr == "1";
+    if (!algorithm.empty()) context["algorithm"] = algorithm;
+    if (!protocol.empty()) context["protocol"] = protocol;
+  }
+};
 
 }  // namespace
 
@@ -186,13 +256,19 @@ core::result_file parse_nccl_tests(std::string_view text, const import_options& 
   std::vector<device_line> devices;
   std::vector<size_row> rows;
   std::size_t last = 0;
+  nccl_info info;
   for (const auto& line : lines) {
     last = line.number;
     const auto t = trim(line.text);
-    // NCCL's own log lines ("host:pid:tid [0] NCCL INFO ...") may interleave with the table.
+    // NCCL's own log lines ("host:pid:tid [0] NCCL INFO ...") may interleave with the table;
+    // what they say of the library and the network is kept.
     if (t.find("NCCL INFO") != std::string_view::npos ||
-        t.find("NCCL WARN") != std::string_view::npos)
+        t.find("NCCL WARN") != std::string_view::npos) {
+      info.read(t);
       continue;
+    }
+    if (starts_with(t, "NCCL version "))
+      info.read(t);  // printed without INFO under NCCL_DEBUG=WARN
     if (starts_with(t, "#")) {
       const auto body = trim(t.substr(1));
       const auto f = split_fields(body);
@@ -253,16 +329,42 @@ core::result_file parse_nccl_tests(std::string_view text, const import_options& 
   if (header_line && !footer_line)
     fail(o, last,
          "the '# Avg bus bandwidth' line that ends an nccl-tests run (the log ends early)");
+  std::string op_from = op.empty() ? "" : "named by the log";
   if (op.empty() && !o.operation.empty()) {
     op = nccl_tests_operation(o.operation);
     if (op.empty()) fail(o, 0, "--op naming an nccl-tests operation", o.operation);
+    op_from = "given with --op";
   }
-  if (op.empty()) op = nccl_tests_operation(std::filesystem::path(o.name).stem().string());
-  if (op.empty())
-    fail(o, 0,
-         "a log naming its operation ('# Collective test starting' or the *_perf command line); "
-         "this one names none: give it with --op (all_reduce, all_gather, reduce_scatter, "
-         "alltoall, broadcast, reduce, sendrecv) to import or report");
+  if (op.empty()) {
+    op = nccl_tests_operation(std::filesystem::path(o.name).stem().string());
+    if (!op.empty()) op_from = "named by the file name";
+  }
+  if (op.empty()) {
+    // The table says it where only one operation fits (nccl_tests_infer.hpp).
+    const auto& big = rows.back();
+    nccl_row_shape shape_of{big.bytes,
+                            big.count,
+                            big.type,
+                            big.redop,
+                            big.root,
+                            big.groups[0].algbw,
+                            big.groups[0].busbw,
+                            big.groups[0].wrong.has_value(),
+                            big.groups.size() > 1 && big.groups[1].wrong.has_value(),
+                            big.groups.size() > 1};
+    std::optional<int> ranks;
+    if (!devices.empty()) ranks = static_cast<int>(devices.size());
+    const auto inferred = infer_nccl_operation(shape_of, ranks);
+    if (inferred.operation.empty())
+      fail(o, 0,
+           fmt::format("a log naming its operation ('# Collective test starting' or the *_perf "
+                       "command line), or a table that fits one operation; this one names none "
+                       "and is ambiguous: {}; give it with --op (all_reduce, all_gather, "
+                       "reduce_scatter, alltoall, broadcast, reduce, sendrecv) to import or report",
+                       inferred.from));
+    op = inferred.operation;
+    op_from = inferred.from;
+  }
   if (src.test.empty()) src.test = op + "_perf";
 
   std::set<std::string> hosts;
@@ -280,6 +382,8 @@ core::result_file parse_nccl_tests(std::string_view text, const import_options& 
   }
   if (!rows.front().type.empty()) params["dtype"] = rows.front().type;
   if (avg_busbw) context["avg_busbw_reported"] = *avg_busbw;
+  context["operation_from"] = op_from;
+  info.into(context);
   if (hosts.size() > 1) context["hosts"] = hosts;
 
   core::result_file file = imported_file(o);
@@ -290,6 +394,7 @@ core::result_file parse_nccl_tests(std::string_view text, const import_options& 
     c.params["in_place"] = g == 1;
     c.context = context;
     std::map<std::uint64_t, std::vector<const size_row*>> by_size;
+    std::vector<std::uint64_t> failed_sizes;
     for (const auto& r : rows)
       if (r.bytes > 0) by_size[r.bytes].push_back(&r);  // size 0 moves nothing: no bandwidth
     for (const auto& [bytes, same] : by_size) {
@@ -309,10 +414,25 @@ core::result_file parse_nccl_tests(std::string_view text, const import_options& 
                  {"busbw", first.busbw},
                  {"time_us", first.time_us},
                  {"elements", same.front()->count}};
+      for (std::size_t k = 0; k < first.per_iter.size(); ++k)
+        p.extra[per_iter_extra[k]] = first.per_iter[k];
       if (checked) p.extra["wrong"] = wrong;
+      // nccl-tests' data check found wrong elements: the figure is of a broken operation.
+      if (wrong > 0) {
+        p.extra["failed"] = true;
+        failed_sizes.push_back(bytes);
+      }
       c.points.push_back(std::move(p));
     }
     if (c.points.empty()) fail(o, last, "a row of a size above 0 bytes");
+    if (!failed_sizes.empty()) {
+      c.status = core::case_status::failed;
+      c.reason = fmt::format(
+          "nccl-tests' data check counted wrong elements (#wrong > 0) at {} of {} sizes ({} "
+          "bytes{}): a collective that corrupts data failed, whatever its speed",
+          failed_sizes.size(), c.points.size(), failed_sizes.front(),
+          failed_sizes.size() > 1 ? ", ..." : "");
+    }
     file.results.push_back(std::move(c));
   }
   if (!devices.empty()) {
@@ -324,6 +444,7 @@ core::result_file parse_nccl_tests(std::string_view text, const import_options& 
     file.system["host"] = first;
     file.system["gpus"] = gpus;
   }
+  if (nccl.empty()) nccl = info.version;
   if (!nccl.empty()) file.system["software"] = {{"nccl", nccl}};
   return file;
 }
