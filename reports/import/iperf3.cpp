@@ -87,7 +87,7 @@ core::case_result direction_case(const iperf3_run& run, const std::string& direc
       p.extra["received_gbytes_per_s"] = *r / 8e9;
   // UDP: what the receiver saw of the datagrams (iperf3 writes it in "sum", or in the
   // received total of newer versions).
-  for (const std::string key : {received, std::string("sum"), sent}) {
+  for (const std::string& key : {received, std::string("sum"), sent}) {
     if (run.transport != "udp" || !end.contains(key) || !end.at(key).contains("jitter_ms"))
       continue;
     const auto& u = end.at(key);

@@ -1,5 +1,8 @@
 #include "reports/import/nvbandwidth_text.hpp"
 
+#include <algorithm>
+#include <map>
+
 #include <fmt/format.h>
 
 #include "reports/import/nvbandwidth_cases.hpp"
@@ -185,7 +188,8 @@ core::result_file parse_nvbandwidth_text(std::string_view text, const import_opt
       continue;
     }
     if (starts_with(t, "nvbandwidth Version:")) {
-      if (++runs == 1) run.version = after(t, "nvbandwidth Version:");
+      if (run.version.empty()) run.version = after(t, "nvbandwidth Version:");
+      ++runs;
     } else if (starts_with(t, "Built from Git version:")) {
       if (run.git.empty()) run.git = after(t, "Built from Git version:");
     } else if (starts_with(t, "Driver Version:")) {
@@ -199,13 +203,11 @@ core::result_file parse_nvbandwidth_text(std::string_view text, const import_opt
       w.name = waived;
       w.status = "Waived";
       w.line = line.number;
-      w.run = runs;
       run.tests.push_back(std::move(w));
     } else if (starts_with(t, "Running ") && t.ends_with(".")) {
       open = nvbandwidth_test{};
       open->name = std::string(t.substr(8, t.size() - 9));
       open->line = line.number;
-      open->run = runs;
       if (open->name.empty() || open->name.find(' ') != std::string::npos)
         fail(o, line.number, "'Running <testcase>.'", line.text);
       state = block_state::title;
@@ -214,7 +216,6 @@ core::result_file parse_nvbandwidth_text(std::string_view text, const import_opt
       open = nvbandwidth_test{};
       open->title = std::string(t);
       open->line = line.number;
-      open->run = runs;
       state = block_state::columns;
     } else if (run.command.empty()) {
       // "$ ./nvbandwidth -t ...": the command from the program's name on (no shell prompt).
@@ -231,9 +232,17 @@ core::result_file parse_nvbandwidth_text(std::string_view text, const import_opt
                      open->name.empty() ? "of the matrix" : open->name, open->line));
   if (run.tests.empty())
     fail(o, 0, "an nvbandwidth testcase ('Running <testcase>.' and its matrix)");
-  // Several runs in one file: each case names its run (1, 2, ...); one run: no run parameter.
-  for (auto& test : run.tests)
-    test.run = runs > 1 ? std::max(test.run, 1) : 0;
+  // Several runs in one file (a testcase met again): each case names its run by the order
+  // its testcase came (1, 2, ...); a file of one run has no run parameter.
+  std::map<std::string, int> seen;
+  int most = 0;
+  for (auto& test : run.tests) {
+    test.run = ++seen[test.name + "/" + test.part];
+    most = std::max(most, test.run);
+  }
+  if (most == 1)
+    for (auto& test : run.tests)
+      test.run = 0;
   return nvbandwidth_result(run, o);
 }
 

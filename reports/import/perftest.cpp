@@ -223,10 +223,12 @@ core::result_file parse_perftest(std::string_view text, const import_options& o)
         continue;
       }
       // A command line, possibly wrapped by the terminal over several lines: joined as typed.
-      if (in_command) {
+      // A note perftest prints before its title ("WARNING: ...") ends the command.
+      if (in_command && t.find(": ") == std::string_view::npos && !starts_with(t, "WARNING")) {
         command += std::string(line.text);
         continue;
       }
+      in_command = false;
       for (const char* name : perftest_tools)
         if (t.find(name) != std::string_view::npos) {
           const auto at = line.text.find(name);

@@ -1,0 +1,171 @@
+// The importers on the shapes of output issue 36 brought (tests/golden/import, written from the
+// tools' formats): nvbandwidth's bidirectional matrices, waived testcases, pastes and several
+// runs in one file; nccl-tests' operation read from its table, NCCL's INFO lines, -I columns
+// and a failed data check; perftest sessions and message-rate runs; iperf3's UDP and rate cap.
+#include <gtest/gtest.h>
+
+#include "core/errors.hpp"
+#include "tests/unit/import_fixtures.hpp"
+
+namespace gpubench::test_import {
+namespace {
+
+const core::case_result* find_case(const core::result_file& f, const std::string& benchmark,
+                                   const nlohmann::json& params) {
+  for (const auto& c : f.results) {
+    if (c.benchmark != benchmark) continue;
+    bool all = true;
+    for (const auto& [k, v] : params.items())
+      all = all && c.params.contains(k) && c.params.at(k) == v;
+    if (all) return &c;
+  }
+  return nullptr;
+}
+
+TEST(ImportShapes, NvbandwidthBidirectionalMatricesAreCasesOfTheirOwn) {
+  const auto f = import_own("nvbandwidth-bidir-v010.txt");
+  ASSERT_EQ(f.results.size(), 8u);  // 3 matrices x 2 pairs, then 2 host copies
+  const std::string id = "nvbandwidth.device_to_device_bidirectional_memcpy_read_ce";
+  const auto* one = find_case(f, id, {{"measured", "read1"}, {"src", 1}, {"dst", 0}});
+  const auto* two = find_case(f, id, {{"measured", "read2"}, {"src", 1}, {"dst", 0}});
+  const auto* total = find_case(f, id, {{"measured", "total"}, {"src", 1}, {"dst", 0}});
+  ASSERT_TRUE(one && two && total);
+  EXPECT_DOUBLE_EQ(one->points[0].stats.median, 101.00);
+  EXPECT_DOUBLE_EQ(two->points[0].stats.median, 98.00);
+  EXPECT_DOUBLE_EQ(total->points[0].stats.median, 199.00);
+  EXPECT_EQ(total->params.at("direction"), "bidir");
+  EXPECT_DOUBLE_EQ(total->context.at("sum_reported").get<double>(), 399.00);
+  EXPECT_DOUBLE_EQ(total->context.at("cv_reported").get<double>(), 0.01);
+  EXPECT_FALSE(one->context.contains("cv_reported"));
+  EXPECT_EQ(f.results[6].kind.direction, "to_gpu");  // the testcase after the three matrices
+  EXPECT_EQ(f.results[6].imported->version, "v0.10.0");
+}
+
+TEST(ImportShapes, NvbandwidthWaivingIsASkippedCase) {
+  const auto f = import_own("nvbandwidth-waived-v02.txt");
+  ASSERT_EQ(f.results.size(), 1u);
+  EXPECT_EQ(f.results[0].status, core::case_status::skipped);
+  EXPECT_NE(f.results[0].reason.find("Waived"), std::string::npos);
+  EXPECT_TRUE(f.results[0].points.empty());  // never 0 GB/s
+  EXPECT_EQ(f.results[0].imported->command, "./nvbandwidth -t device_to_device_memcpy_read_ce");
+  EXPECT_EQ(f.system.at("gpus").size(), 2u);
+}
+
+TEST(ImportShapes, NvbandwidthPasteAndASecondRunAreNumbered) {
+  const auto f = import_own("nvbandwidth-paste-two-runs.txt");
+  ASSERT_EQ(f.results.size(), 2u);
+  EXPECT_EQ(f.results[0].benchmark, "nvbandwidth.host_to_device_memcpy_ce");
+  EXPECT_EQ(f.results[0].params.at("run"), 1);
+  EXPECT_EQ(f.results[1].params.at("run"), 2);
+  EXPECT_DOUBLE_EQ(f.results[0].points[0].stats.median, 24.90);
+  EXPECT_DOUBLE_EQ(f.results[1].points[0].stats.median, 25.10);
+}
+
+TEST(ImportShapes, NvbandwidthJsonStackedMatricesAreSplitBack) {
+  const auto f = import_own("nvbandwidth-bidir.json");
+  ASSERT_EQ(f.results.size(), 7u);  // 3 matrices x 2 pairs, 1 waived
+  const std::string id = "nvbandwidth.device_to_device_bidirectional_memcpy_write_ce";
+  const auto* w1 = find_case(f, id, {{"measured", "write1"}, {"src", 0}, {"dst", 1}});
+  const auto* w2 = find_case(f, id, {{"measured", "write2"}, {"src", 0}, {"dst", 1}});
+  const auto* total = find_case(f, id, {{"measured", "total"}, {"src", 1}, {"dst", 0}});
+  ASSERT_TRUE(w1 && w2 && total);
+  EXPECT_DOUBLE_EQ(w1->points[0].stats.median, 40.5);
+  EXPECT_DOUBLE_EQ(w2->points[0].stats.median, 39.5);
+  EXPECT_DOUBLE_EQ(total->points[0].stats.median, 79);
+  EXPECT_FALSE(w1->context.contains("sum_reported"));  // the sum written is the total's
+  EXPECT_EQ(f.results.back().status, core::case_status::skipped);
+  EXPECT_EQ(f.system.at("host"), "node-a");
+  EXPECT_EQ(f.system.at("gpus")[1].at("pci_bus_id"), "00000000:1b:00");
+  EXPECT_EQ(f.system.at("gpus")[1].at("name"), "Made-up GPU");
+}
+
+TEST(ImportShapes, NcclOperationInferredWhereTheTableFitsOne) {
+  const auto f = import_own("nccl-sendrecv-headerless.txt");
+  EXPECT_EQ(f.results[0].kind.operation, "sendrecv");
+  const std::string from = f.results[0].context.at("operation_from");
+  EXPECT_NE(from.find("inferred from the table"), std::string::npos) << from;
+  EXPECT_NE(from.find("out-of-place checked only"), std::string::npos) << from;
+  // An operation given beats the inference, and says so.
+  const auto given = import_own("nccl-sendrecv-headerless.txt", "broadcast");
+  EXPECT_EQ(given.results[0].kind.operation, "broadcast");
+  EXPECT_EQ(given.results[0].context.at("operation_from"), "given with --op");
+}
+
+TEST(ImportShapes, NcclAmbiguousTableAsksForOp) {
+  try {
+    import_own("nccl-allgather-ambiguous.txt");
+    FAIL() << "an ambiguous table was given an operation";
+  } catch (const core::input_error& e) {
+    const std::string m = e.what();
+    EXPECT_NE(m.find("all_gather and alltoall"), std::string::npos) << m;
+    EXPECT_NE(m.find("--op"), std::string::npos) << m;
+  }
+  EXPECT_EQ(import_own("nccl-allgather-ambiguous.txt", "all_gather").results[0].kind.operation,
+            "allgather");
+}
+
+TEST(ImportShapes, NcclInfoLinesPerIterationColumnsAndAFailedCheck) {
+  const auto f = import_own("nccl-info-wrong-periter.txt");
+  ASSERT_EQ(f.results.size(), 2u);
+  const auto& out = f.results[0];
+  EXPECT_EQ(out.kind.operation, "allreduce");  // from the concluded line
+  EXPECT_EQ(out.context.at("network"), "IB");
+  EXPECT_EQ(out.context.at("gdr"), true);
+  EXPECT_EQ(out.context.at("algorithm"), "Tree");
+  EXPECT_NE(out.context.at("net_device").get<std::string>().find("mlx5_1:1/IB"), std::string::npos);
+  ASSERT_EQ(out.points.size(), 2u);
+  EXPECT_DOUBLE_EQ(out.points[0].extra.at("iter_p99_us").get<double>(), 59.00);
+  EXPECT_DOUBLE_EQ(out.points[1].extra.at("iter_cv_pct").get<double>(), 2.00);
+  EXPECT_DOUBLE_EQ(f.results[1].points[1].extra.at("iter_max_us").get<double>(), 98.00);
+  // 4 wrong elements out of place at 2 MiB: that case failed, the point says so.
+  EXPECT_EQ(out.status, core::case_status::failed);
+  EXPECT_NE(out.reason.find("#wrong"), std::string::npos);
+  EXPECT_EQ(out.points[1].extra.at("failed"), true);
+  EXPECT_FALSE(out.points[0].extra.contains("failed"));
+  EXPECT_EQ(f.results[1].status, core::case_status::ok);  // in place: all 0
+  EXPECT_EQ(f.system.at("software").at("nccl"), "2.28.9");
+}
+
+TEST(ImportShapes, PerftestSessionSplitsIntoRunsAndMessageRate) {
+  const auto f = import_own("perftest-session.txt");
+  ASSERT_EQ(f.results.size(), 3u);
+  const auto& bw = f.results[0];
+  EXPECT_EQ(bw.metric, "bandwidth");
+  EXPECT_EQ(bw.imported->command, "ib_write_bw -d dev0 --report_gbits 198.18.0.2");
+  EXPECT_EQ(bw.context.at("peer"), "198.18.0.2");  // the terminal's wrap undone
+  const auto& rate = f.results[1];
+  EXPECT_EQ(rate.metric, "message_rate");
+  EXPECT_EQ(rate.unit, "Mpps");
+  EXPECT_EQ(rate.params.at("post_list"), 64);
+  EXPECT_DOUBLE_EQ(rate.points[0].stats.median, 9.375);
+  EXPECT_DOUBLE_EQ(rate.points[0].extra.at("bw_average_gbytes_per_s").get<double>(), 0.60 / 8);
+  // The same test again in one session: numbered, so the two cases stay apart.
+  EXPECT_FALSE(bw.params.contains("run"));
+  EXPECT_EQ(f.results[2].params.at("run"), 2);
+  EXPECT_DOUBLE_EQ(f.results[2].points[0].stats.median, 96.50 / 8);
+}
+
+TEST(ImportShapes, Iperf3UdpLossJitterAndTheRateCap) {
+  const auto f = import_own("iperf3-udp-capped.json");
+  ASSERT_EQ(f.results.size(), 1u);
+  const auto& c = f.results[0];
+  EXPECT_EQ(c.benchmark, "iperf3.udp");
+  const auto& p = c.points.at(0);
+  EXPECT_DOUBLE_EQ(p.extra.at("jitter_ms").get<double>(), 0.021);
+  EXPECT_DOUBLE_EQ(p.extra.at("lost_packets").get<double>(), 12);
+  EXPECT_DOUBLE_EQ(p.extra.at("lost_percent").get<double>(), 0.0701);
+  EXPECT_DOUBLE_EQ(c.context.at("target_bits_per_second").get<double>(), 1e8);
+  EXPECT_EQ(c.context.at("rate_capped"), true);  // 99.9 of 100 Mbit/s: the cap, not the path
+}
+
+TEST(ImportShapes, Iperf3ErrorOnlyFileIsAFailedCase) {
+  const auto f = import_own("iperf3-error.json");
+  ASSERT_EQ(f.results.size(), 1u);
+  EXPECT_EQ(f.results[0].status, core::case_status::failed);
+  EXPECT_NE(f.results[0].reason.find("Connection refused"), std::string::npos);
+  EXPECT_TRUE(f.results[0].points.empty());
+  EXPECT_EQ(f.system.at("host"), "client-b");
+}
+
+}  // namespace
+}  // namespace gpubench::test_import
