@@ -9,7 +9,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include "reports/import/nccl_tests_infer.hpp"
+#include "reports/import/nccl_tests_log.hpp"
 
 namespace gpubench::reports::import {
 
@@ -19,26 +19,11 @@ constexpr const char* known_operations[] = {
     "all_reduce", "all_gather", "reduce_scatter", "alltoall", "broadcast",
     "reduce",     "sendrecv",   "gather",         "scatter",  "hypercube"};
 
-// gpubench's name of an operation where it measures the same one (kind.hpp, collectives).
-std::string kind_operation(const std::string& op) {
-  if (op == "all_reduce") return "allreduce";
-  if (op == "all_gather") return "allgather";
-  return op;
-}
-
-struct device_line {
-  int rank = 0;
-  std::string host;
-  int device = 0;
-  std::string bus;
-  std::string name;
-};
-
 // "Rank  0 Group  0 Pid 6899 on host device  0 [0000:04:00] NVIDIA H100 80GB HBM3" (the
 // 2021 format has no Group).
-std::optional<device_line> parse_rank_line(std::string_view body) {
+std::optional<nccl_device> parse_rank_line(std::string_view body) {
   const auto f = split_fields(body);
-  device_line d;
+  nccl_device d;
   if (f.size() < 2 || f[0] != "Rank") return std::nullopt;
   const auto rank = to_count(f[1]);
   if (!rank || *rank > 1000000) return std::nullopt;
@@ -60,20 +45,6 @@ std::optional<device_line> parse_rank_line(std::string_view body) {
     d.name += (d.name.empty() ? "" : " ") + std::string(f[i]);
   return d;
 }
-
-struct row_figures {
-  double time_us = 0, algbw = 0, busbw = 0;
-  std::optional<std::uint64_t> wrong;  // none: N/A (validation off)
-  std::vector<double> per_iter;        // -I: i_min, i_max, i_p99 (us), i_cv% (%)
-};
-
-struct size_row {
-  std::uint64_t bytes = 0;
-  std::uint64_t count = 0;
-  std::string type, redop;
-  std::optional<long long> root;
-  std::vector<row_figures> groups;  // out-of-place, then in-place
-};
 
 struct table_shape {
   std::vector<std::string> meta;  // the columns before the first "time": size, count, type...
@@ -118,12 +89,12 @@ std::optional<table_shape> parse_table_header(std::string_view body) {
        line.text);
 }
 
-size_row parse_row(const std::vector<std::string_view>& f, const table_shape& shape,
-                   const text_line& line, const import_options& o) {
+nccl_size_row parse_row(const std::vector<std::string_view>& f, const table_shape& shape,
+                        const text_line& line, const import_options& o) {
   const std::size_t figures = shape.width * shape.groups;
   const auto bad = [&] { bad_row(shape, line, o); };
   if (f.size() < 2 + figures || f.size() > shape.meta.size() + figures) bad();
-  size_row r;
+  nccl_size_row r;
   const auto bytes = to_count(f[0]);
   const auto count = to_count(f[1]);
   if (!bytes || !count) bad_row(shape, line, o);
@@ -148,12 +119,12 @@ size_row parse_row(const std::vector<std::string_view>& f, const table_shape& sh
     const std::size_t at = meta + shape.width * g;
     const auto t = to_number(f[at]), a = to_number(f[at + 1]), b = to_number(f[at + 2]);
     if (!t || !a || !b || *t < 0 || *a < 0 || *b < 0) bad_row(shape, line, o);
-    row_figures fig{*t, *a, *b, to_count(f[at + 3]), {}};
+    nccl_figures fig{*t, *a, *b, to_count(f[at + 3]), nlohmann::json::object()};
     if (!fig.wrong && f[at + 3] != "N/A") bad();
     for (std::size_t k = 4; k < shape.width; ++k) {
       const auto v = to_number(f[at + k]);
       if (!v) bad();
-      fig.per_iter.push_back(*v);
+      fig.extra[per_iter_extra[k - 4]] = *v;
     }
     r.groups.push_back(fig);
   }
@@ -165,23 +136,6 @@ std::string nccl_version(std::string_view code) {
   const auto v = to_count(code);
   if (!v || *v < 10000) return std::string(code);
   return fmt::format("{}.{}.{}", *v / 10000, *v / 100 % 100, *v % 100);
-}
-
-// The bus-bandwidth factor fixes the rank count of a log without device lines: allreduce
-// 2(n-1)/n, the (n-1)/n operations likewise; a factor of 1 says nothing.
-std::optional<int> ranks_from_factor(const std::string& op, double algbw, double busbw) {
-  if (!(algbw > 0) || !(busbw > 0)) return std::nullopt;
-  const double f = busbw / algbw;
-  double n = 0;
-  if (op == "all_reduce" && f > 1.01 && f < 2)
-    n = 2 / (2 - f);
-  else if ((op == "all_gather" || op == "reduce_scatter" || op == "alltoall") && f < 0.99)
-    n = 1 / (1 - f);
-  else
-    return std::nullopt;
-  const double r = std::round(n);
-  if (r < 2 || r > 100000 || std::fabs(n - r) > 0.05 * r) return std::nullopt;
-  return static_cast<int>(r);
 }
 
 // What NCCL's own INFO lines say of the run: the library, the network, GPUDirect RDMA and the
@@ -253,8 +207,8 @@ core::result_file parse_nccl_tests(std::string_view text, const import_options& 
   std::size_t shape_line = 0;
   std::optional<std::size_t> header_line, footer_line;
   std::optional<double> avg_busbw;
-  std::vector<device_line> devices;
-  std::vector<size_row> rows;
+  std::vector<nccl_device> devices;
+  std::vector<nccl_size_row> rows;
   std::size_t last = 0;
   nccl_info info;
   for (const auto& line : lines) {
@@ -329,124 +283,17 @@ core::result_file parse_nccl_tests(std::string_view text, const import_options& 
   if (header_line && !footer_line)
     fail(o, last,
          "the '# Avg bus bandwidth' line that ends an nccl-tests run (the log ends early)");
-  std::string op_from = op.empty() ? "" : "named by the log";
-  if (op.empty() && !o.operation.empty()) {
-    op = nccl_tests_operation(o.operation);
-    if (op.empty()) fail(o, 0, "--op naming an nccl-tests operation", o.operation);
-    op_from = "given with --op";
-  }
-  if (op.empty()) {
-    op = nccl_tests_operation(std::filesystem::path(o.name).stem().string());
-    if (!op.empty()) op_from = "named by the file name";
-  }
-  if (op.empty()) {
-    // The table says it where only one operation fits (nccl_tests_infer.hpp).
-    const auto& big = rows.back();
-    nccl_row_shape shape_of{big.bytes,
-                            big.count,
-                            big.type,
-                            big.redop,
-                            big.root,
-                            big.groups[0].algbw,
-                            big.groups[0].busbw,
-                            big.groups[0].wrong.has_value(),
-                            big.groups.size() > 1 && big.groups[1].wrong.has_value(),
-                            big.groups.size() > 1};
-    std::optional<int> ranks;
-    if (!devices.empty()) ranks = static_cast<int>(devices.size());
-    const auto inferred = infer_nccl_operation(shape_of, ranks);
-    if (inferred.operation.empty())
-      fail(o, 0,
-           fmt::format("a log naming its operation ('# Collective test starting' or the *_perf "
-                       "command line), or a table that fits one operation; this one names none "
-                       "and is ambiguous: {}; give it with --op (all_reduce, all_gather, "
-                       "reduce_scatter, alltoall, broadcast, reduce, sendrecv) to import or report",
-                       inferred.from));
-    op = inferred.operation;
-    op_from = inferred.from;
-  }
-  if (src.test.empty()) src.test = op + "_perf";
-
-  std::set<std::string> hosts;
-  for (const auto& d : devices)
-    hosts.insert(d.host);
-  nlohmann::json params = {{"backend", "nccl"}};
-  nlohmann::json context = nlohmann::json::object();
-  if (!devices.empty()) {
-    params["nodes"] = static_cast<int>(hosts.size());
-    params["ranks"] = static_cast<int>(devices.size());
-  } else if (const auto n =
-                 ranks_from_factor(op, rows.back().groups[0].algbw, rows.back().groups[0].busbw)) {
-    params["ranks"] = *n;
-    context["ranks_from"] = "busbw / algbw of the largest size (the log has no device lines)";
-  }
-  if (!rows.front().type.empty()) params["dtype"] = rows.front().type;
-  if (avg_busbw) context["avg_busbw_reported"] = *avg_busbw;
-  context["operation_from"] = op_from;
-  info.into(context);
-  if (hosts.size() > 1) context["hosts"] = hosts;
-
-  core::result_file file = imported_file(o);
-  for (std::size_t g = 0; g < shape->groups; ++g) {
-    core::case_result c = imported_case(
-        "nccl_tests." + src.test, core::collective_kind(kind_operation(op), {"nodes"}), src, true);
-    c.params = params;
-    c.params["in_place"] = g == 1;
-    c.context = context;
-    std::map<std::uint64_t, std::vector<const size_row*>> by_size;
-    std::vector<std::uint64_t> failed_sizes;
-    for (const auto& r : rows)
-      if (r.bytes > 0) by_size[r.bytes].push_back(&r);  // size 0 moves nothing: no bandwidth
-    for (const auto& [bytes, same] : by_size) {
-      std::vector<double> values;
-      std::uint64_t wrong = 0;
-      bool checked = true;
-      for (const auto* r : same) {
-        values.push_back(r->groups[g].busbw);
-        if (r->groups[g].wrong)
-          wrong += *r->groups[g].wrong;
-        else
-          checked = false;
-      }
-      core::point_result p = point_of(bytes, values);
-      const auto& first = same.front()->groups[g];
-      p.extra = {{"algbw", first.algbw},
-                 {"busbw", first.busbw},
-                 {"time_us", first.time_us},
-                 {"elements", same.front()->count}};
-      for (std::size_t k = 0; k < first.per_iter.size(); ++k)
-        p.extra[per_iter_extra[k]] = first.per_iter[k];
-      if (checked) p.extra["wrong"] = wrong;
-      // nccl-tests' data check found wrong elements: the figure is of a broken operation.
-      if (wrong > 0) {
-        p.extra["failed"] = true;
-        failed_sizes.push_back(bytes);
-      }
-      c.points.push_back(std::move(p));
-    }
-    if (c.points.empty()) fail(o, last, "a row of a size above 0 bytes");
-    if (!failed_sizes.empty()) {
-      c.status = core::case_status::failed;
-      c.reason = fmt::format(
-          "nccl-tests' data check counted wrong elements (#wrong > 0) at {} of {} sizes ({} "
-          "bytes{}): a collective that corrupts data failed, whatever its speed",
-          failed_sizes.size(), c.points.size(), failed_sizes.front(),
-          failed_sizes.size() > 1 ? ", ..." : "");
-    }
-    file.results.push_back(std::move(c));
-  }
-  if (!devices.empty()) {
-    nlohmann::json gpus = nlohmann::json::array();
-    const std::string first = devices.front().host;
-    for (const auto& d : devices)
-      if (d.host == first)
-        gpus.push_back({{"index", d.device}, {"name", d.name}, {"pci_bus_id", d.bus}});
-    file.system["host"] = first;
-    file.system["gpus"] = gpus;
-  }
-  if (nccl.empty()) nccl = info.version;
-  if (!nccl.empty()) file.system["software"] = {{"nccl", nccl}};
-  return file;
+  nccl_log log;
+  log.src = src;
+  log.op = op;
+  log.nccl = nccl.empty() ? info.version : nccl;
+  log.devices = std::move(devices);
+  log.rows = std::move(rows);
+  log.groups = shape->groups;
+  log.avg_busbw = avg_busbw;
+  info.into(log.context);
+  log.last_line = last;
+  return nccl_log_result(std::move(log), o);
 }
 
 }  // namespace gpubench::reports::import

@@ -10,12 +10,6 @@ namespace gpubench::reports::import {
 namespace {
 
 // "RDMA_Write BW Test", "Send Latency Test", "RDMA_Read BW Test", "Atomic ..." -> op and kind.
-struct title_info {
-  std::string op;  // write, read, send, atomic
-  bool latency = false;
-  bool post_list = false;  // "RDMA_Write Post List BW Test": a message-rate run
-};
-
 std::optional<title_info> parse_title(std::string_view t) {
   title_info info;
   if (t.ends_with(" BW Test"))
@@ -77,17 +71,6 @@ constexpr const char* perftest_tools[] = {"ib_write_bw",  "ib_read_bw",   "ib_se
                                           "ib_atomic_bw", "ib_write_lat", "ib_read_lat",
                                           "ib_send_lat",  "ib_atomic_lat"};
 
-// One run of a perftest tool: a terminal session holds several, one after the other.
-struct perftest_run {
-  title_info title;
-  std::size_t line = 0;  // of the title
-  std::map<std::string, std::string> settings;
-  std::optional<double> factor;
-  std::string command, tool;
-  std::map<std::uint64_t, std::vector<std::vector<double>>> rows;  // bytes -> rows
-  bool table = false, closed = false;
-};
-
 // The last command-line argument where it is the peer ("ib_read_bw -a teaker-10"): not an
 // option, and not the value of one (perftest's flags that take none are listed).
 std::string peer_of(std::string_view command) {
@@ -120,7 +103,9 @@ std::string peer_of(std::string_view command) {
   return std::string(last);
 }
 
-core::case_result case_of(const perftest_run& run, const import_options& o) {
+}  // namespace
+
+core::case_result perftest_case(const perftest_run& run, const import_options& o) {
   const auto& title = run.title;
   std::string tool = run.tool;
   if (tool.empty()) tool = fmt::format("ib_{}_{}", title.op, title.latency ? "lat" : "bw");
@@ -190,8 +175,6 @@ core::case_result case_of(const perftest_run& run, const import_options& o) {
   }
   return c;
 }
-
-}  // namespace
 
 core::result_file parse_perftest(std::string_view text, const import_options& o) {
   std::vector<perftest_run> runs;
@@ -283,7 +266,7 @@ core::result_file parse_perftest(std::string_view text, const import_options& o)
     for (const auto field : split_fields(run.command))
       joined += (joined.empty() ? "" : " ") + std::string(field);
     run.command = joined;
-    file.results.push_back(case_of(run, o));
+    file.results.push_back(perftest_case(run, o));
   }
   // Two runs of one test in one session (the same tool, device and parameters): numbered.
   std::map<std::string, int> seen;  // benchmark and params -> runs so far

@@ -167,5 +167,63 @@ TEST(ImportShapes, Iperf3ErrorOnlyFileIsAFailedCase) {
   EXPECT_EQ(f.system.at("host"), "client-b");
 }
 
+TEST(ImportShapes, NcclTestsJsonWithPerIterationRows) {
+  EXPECT_EQ(reports::import::detect_format(read_text(own("nccl-tests-periter.json"))),
+            "nccl-tests-json");
+  const auto f = import_own("nccl-tests-periter.json");
+  ASSERT_EQ(f.results.size(), 2u);
+  const auto& c = f.results[0];
+  EXPECT_EQ(c.kind.operation, "allgather");  // from args[0], all_gather_perf
+  EXPECT_EQ(c.context.at("operation_from"), "named by the log");
+  EXPECT_EQ(c.params.at("ranks"), 2);
+  EXPECT_EQ(c.params.at("nodes"), 2);
+  ASSERT_EQ(c.points.size(), 2u);
+  EXPECT_DOUBLE_EQ(c.points[0].stats.median, 13.1072);
+  EXPECT_DOUBLE_EQ(c.points[0].extra.at("iter_p99_us").get<double>(), 42);
+  EXPECT_EQ(c.points[0].extra.at("iter_times_us").size(), 3u);
+  EXPECT_EQ(c.points[0].extra.at("iter_process_max_times_us").size(), 2u);  // one row a process
+  EXPECT_EQ(c.points[0].extra.at("wrong"), 0);
+  EXPECT_FALSE(f.results[1].points[1].extra.contains("wrong"));  // "nan": not a count
+  EXPECT_DOUBLE_EQ(c.context.at("avg_busbw_reported").get<double>(), 13.418195);
+  EXPECT_EQ(f.system.at("software").at("nccl"), "2.28.9");
+  EXPECT_NE(c.imported->command.find("-I 1"), std::string::npos);
+}
+
+TEST(ImportShapes, PerftestJsonRepairedOldForm) {
+  EXPECT_EQ(reports::import::detect_format(read_text(own("perftest-old.json"))), "perftest-json");
+  const auto f = import_own("perftest-old.json");
+  ASSERT_EQ(f.results.size(), 1u);
+  const auto& c = f.results[0];
+  EXPECT_EQ(c.benchmark, "perftest.ib_write_bw");
+  EXPECT_EQ(c.params.at("device"), "mlx5_0");
+  EXPECT_EQ(c.params.at("qps"), 2);
+  EXPECT_EQ(c.context.at("link_layer"), "Ethernet");
+  // MB/sec (2^20 bytes), as MsgRate x MsgSize says: 0.179204 Mpps x 64 KiB = 11.74 GB/s.
+  EXPECT_DOUBLE_EQ(c.points[0].stats.median, 11200.25 * 1048576 / 1e9);
+}
+
+TEST(ImportShapes, PerftestJsonSeveralReportsAndTheQosKey) {
+  const auto f = import_own("perftest-lat-two-reports.json");
+  ASSERT_EQ(f.results.size(), 2u);
+  EXPECT_EQ(f.results[0].metric, "latency");
+  EXPECT_DOUBLE_EQ(f.results[0].points[0].stats.median, 1.05);
+  EXPECT_DOUBLE_EQ(f.results[0].points[0].extra.at("p99_9").get<double>(), 2.90);
+  EXPECT_EQ(f.results[1].metric, "message_rate");  // post list 32: Mpps, in Gb/sec as printed
+  EXPECT_DOUBLE_EQ(f.results[1].points[0].stats.median, 9.2);
+  EXPECT_EQ(f.results[1].params.at("post_list"), 32);
+}
+
+TEST(ImportShapes, PerftestJsonBrokenBeyondRepairNamesTheField) {
+  reports::import::import_options o{"p.json", ""};
+  try {
+    reports::import::import_text(
+        "{\n\"test_info\": {\"test\": \"Send_BW_Test\"},\n\"results\": {}\n}\n", o);
+    FAIL() << "a report without results was accepted";
+  } catch (const core::input_error& e) {
+    EXPECT_NE(std::string(e.what()).find("p.json: expected results.MsgSize"), std::string::npos)
+        << e.what();
+  }
+}
+
 }  // namespace
 }  // namespace gpubench::test_import
