@@ -1,5 +1,6 @@
 #include "reports/import/import_text.hpp"
 
+#include <cctype>
 #include <charconv>
 #include <cmath>
 
@@ -69,6 +70,19 @@ std::optional<std::uint64_t> to_count(std::string_view field) {
   const auto [ptr, ec] = std::from_chars(field.data(), end, v);
   if (field.empty() || ec != std::errc() || ptr != end) return std::nullopt;
   return v;
+}
+
+std::string prompt_host(std::string_view before) {
+  before = trim(before);
+  const auto at = before.find('@');
+  if (at == std::string_view::npos || at == 0) return {};
+  const auto end = before.find_first_of(": ", at);
+  if (end == std::string_view::npos || end == at + 1) return {};
+  const auto host = before.substr(at + 1, end - at - 1);
+  for (char c : host)
+    if (!(std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '-' || c == '.' || c == '_'))
+      return {};
+  return std::string(host);
 }
 
 void fail(const import_options& o, std::size_t line, std::string_view expected,

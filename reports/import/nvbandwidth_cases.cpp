@@ -153,6 +153,7 @@ core::result_file nvbandwidth_result(const nvbandwidth_run& run, const import_op
   }
   if (!gpus.empty()) file.system["gpus"] = gpus;
   if (!first.empty()) file.system["host"] = first;
+  if (first.empty() && !run.prompt_host.empty()) file.system["host"] = run.prompt_host;
   nlohmann::json sw = nlohmann::json::object();
   if (!run.driver.empty()) sw["driver"] = run.driver;
   if (!run.cuda_runtime.empty()) sw["cuda_runtime"] = run.cuda_runtime;

@@ -33,6 +33,7 @@ struct nvbandwidth_test {
 
 struct nvbandwidth_run {
   std::string version, git, driver, cuda_runtime, command;
+  std::string prompt_host;  // the host of a shell prompt before the command, where one is
   std::vector<nvbandwidth_device> devices;
   std::vector<nvbandwidth_test> tests;
 };

@@ -221,7 +221,9 @@ core::result_file parse_nvbandwidth_text(std::string_view text, const import_opt
       // "$ ./nvbandwidth -t ...": the command from the program's name on (no shell prompt).
       for (const auto field : split_fields(t))
         if (field.ends_with("/nvbandwidth") || field == "nvbandwidth") {
-          run.command = std::string(t.substr(static_cast<std::size_t>(field.data() - t.data())));
+          const auto at = static_cast<std::size_t>(field.data() - t.data());
+          run.command = std::string(t.substr(at));
+          run.prompt_host = prompt_host(t.substr(0, at));
           break;
         }
     }

@@ -179,6 +179,7 @@ core::case_result perftest_case(const perftest_run& run, const import_options& o
 core::result_file parse_perftest(std::string_view text, const import_options& o) {
   std::vector<perftest_run> runs;
   std::string command, tool;  // the command line above the next title, where one is
+  std::string host;           // of the first shell prompt: what a report labels the run by
   bool in_command = false;
   std::size_t last = 0;
   const auto current = [&]() -> perftest_run* { return runs.empty() ? nullptr : &runs.back(); };
@@ -216,6 +217,7 @@ core::result_file parse_perftest(std::string_view text, const import_options& o)
         if (t.find(name) != std::string_view::npos) {
           const auto at = line.text.find(name);
           command = std::string(line.text.substr(at));
+          if (host.empty()) host = prompt_host(line.text.substr(0, at));
           tool = name;
           in_command = true;
           break;
@@ -256,6 +258,7 @@ core::result_file parse_perftest(std::string_view text, const import_options& o)
   if (runs.empty())
     fail(o, 0, "a perftest title line ('RDMA_Write BW Test', 'Send Latency Test', ...)");
   core::result_file file = imported_file(o);
+  if (!host.empty()) file.system["host"] = host;
   for (auto& run : runs) {
     if (!run.table)
       fail(o, run.line, "the perftest result table ('#bytes #iterations ...') of this run");

@@ -101,6 +101,9 @@ TEST_F(ImportRealNew, Nvbandwidth6SevenB300sBidirectionalMatrices) {
   EXPECT_GE(total_lo, 1517.8);
   EXPECT_LE(total_hi, 1540.5);
   EXPECT_EQ(all.front().imported->version, "v0.10.0");
+  // No device lines in v0.10: the shell prompt names the host, which labels the run.
+  EXPECT_EQ(r.run.file.system.at("host"), "dell");
+  EXPECT_EQ(r.run.label, "dell");
 }
 
 TEST_F(ImportRealNew, Nvbandwidth7WaivedNeverZero) {
@@ -134,6 +137,7 @@ TEST_F(ImportRealNew, Perftest6NineRunsOneCaseEach) {
   const auto& send_lat = find("perftest.ib_send_lat");
   EXPECT_DOUBLE_EQ(send_lat.points.back().extra.at("p99_9").get<double>(), 3761.26);
   EXPECT_DOUBLE_EQ(send_lat.points.back().stats.median, 2247.02);
+  EXPECT_EQ(r.run.label, "4bfed8618b1d");  // the first prompt's host, not the time of import
   EXPECT_EQ(find("perftest.ib_send_bw").imported->command,
             "ib_send_bw -a --iter 20000 192.168.1.60");
 }

@@ -133,6 +133,7 @@ TEST(ImportShapes, PerftestSessionSplitsIntoRunsAndMessageRate) {
   EXPECT_EQ(bw.metric, "bandwidth");
   EXPECT_EQ(bw.imported->command, "ib_write_bw -d dev0 --report_gbits 198.18.0.2");
   EXPECT_EQ(bw.context.at("peer"), "198.18.0.2");  // the terminal's wrap undone
+  EXPECT_EQ(f.system.at("host"), "host-a");        // the prompt's host
   const auto& rate = f.results[1];
   EXPECT_EQ(rate.metric, "message_rate");
   EXPECT_EQ(rate.unit, "Mpps");
