@@ -230,7 +230,9 @@ core::result_file parse_nccl_tests(std::string_view text, const import_options& 
         src.version = std::string(f[2]);
         for (const auto& field : f)
           if (starts_with(field, "nccl-library=")) nccl = nccl_version(field.substr(13));
-      } else if (starts_with(body, "Collective test starting:") && f.size() >= 4) {
+      } else if ((starts_with(body, "Collective test starting:") ||
+                  starts_with(body, "Collective test concluded:")) &&
+                 f.size() >= 4 && op.empty()) {
         // Only a known operation's name becomes part of the benchmark id.
         op = nccl_tests_operation(f[3]);
         if (!op.empty()) src.test = op + "_perf";
@@ -242,7 +244,8 @@ core::result_file parse_nccl_tests(std::string_view text, const import_options& 
       } else if (auto s = parse_table_header(body)) {
         // Rows are read by the columns of the header above them: a second header of other
         // columns would leave earlier rows short of its groups.
-        if (shape && (s->groups != shape->groups || s->meta != shape->meta))
+        if (shape &&
+            (s->groups != shape->groups || s->width != shape->width || s->meta != shape->meta))
           fail(o, line.number,
                "the table columns of the earlier header at line " + std::to_string(shape_line) +
                    " (one table per run)",

@@ -109,6 +109,7 @@ TEST(ImportShapes, NcclInfoLinesPerIterationColumnsAndAFailedCheck) {
   ASSERT_EQ(f.results.size(), 2u);
   const auto& out = f.results[0];
   EXPECT_EQ(out.kind.operation, "allreduce");  // from the concluded line
+  EXPECT_EQ(out.context.at("operation_from"), "named by the log");
   EXPECT_EQ(out.context.at("network"), "IB");
   EXPECT_EQ(out.context.at("gdr"), true);
   EXPECT_EQ(out.context.at("algorithm"), "Tree");
