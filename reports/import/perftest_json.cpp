@@ -111,7 +111,7 @@ std::string repair_perftest_json(std::string_view text) {
     if (key.size() >= 2 && key.front() == '"' && key.back() == '"')
       key = key.substr(1, key.size() - 2);
     std::string v(value);
-    if (!(value == "{" || value == "[" ||
+    if (!(value.starts_with("{") || value.starts_with("[") ||
           (value.size() >= 2 && value.front() == '"' && value.back() == '"') || is_number(value) ||
           value == "true" || value == "false" || value == "null"))
       v = quoted(value);
