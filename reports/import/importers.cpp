@@ -105,7 +105,7 @@ std::string detect_format(std::string_view text) {
 core::result_file import_text(std::string_view text, const import_options& o) {
   const std::string format = detect_format(text);
   for (const auto& i : text_importers)
-    if (format == i.format) return i.parse(text, o);
+    if (format == i.format) return i.parse(valid_utf8(text), o);
   for (const auto& i : json_importers)
     if (format == i.format) return i.parse(parse_json_text(text, o), o);
   if (format == "gpubench")
@@ -149,12 +149,15 @@ core::result_file merge_imports(const std::vector<core::result_file>& files,
     for (const auto& [key, value] : f.system.items())
       if (!out.system.contains(key)) out.system[key] = value;
     for (const auto& c : f.results) {
-      const std::string key = c.benchmark + " " + c.params.dump();
+      const std::string key =
+          c.benchmark + " " +
+          c.params.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
       if (const auto [it, fresh] = seen.emplace(key, names[i]); !fresh)
         throw core::input_error(fmt::format(
             "{}: {} {} is in {} too: two runs of one test are two result files (import them "
             "apart, then compare them)",
-            names[i], c.benchmark, c.params.dump(), it->second));
+            names[i], c.benchmark,
+            c.params.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace), it->second));
       out.results.push_back(c);
     }
     out.run.id += ":" + names[i];

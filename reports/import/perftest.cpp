@@ -274,7 +274,11 @@ core::result_file parse_perftest(std::string_view text, const import_options& o)
   // Two runs of one test in one session (the same tool, device and parameters): numbered.
   std::map<std::string, int> seen;  // benchmark and params -> runs so far
   for (auto& c : file.results)
-    if (const int n = ++seen[c.benchmark + " " + c.params.dump()]; n > 1) c.params["run"] = n;
+    if (const int n =
+            ++seen[c.benchmark + " " +
+                   c.params.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)];
+        n > 1)
+      c.params["run"] = n;
   return file;
 }
 

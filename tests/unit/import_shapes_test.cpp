@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "core/errors.hpp"
+#include "core/result_json.hpp"
 #include "tests/unit/import_fixtures.hpp"
 
 namespace gpubench::test_import {
@@ -225,6 +226,23 @@ TEST(ImportShapes, PerftestJsonBrokenBeyondRepairNamesTheField) {
     EXPECT_NE(std::string(e.what()).find("p.json: expected results.MsgSize"), std::string::npos)
         << e.what();
   }
+}
+
+// Found by mutating the fixtures: a byte that is not UTF-8 in a name the log carries (here the
+// device) made the result file unwritable ("invalid UTF-8 byte"); it is now a '?'.
+TEST(ImportShapes, BytesThatAreNotUtf8BecomeQuestionMarks) {
+  std::string text = read_text(own("perftest-session.txt"));
+  text.replace(text.find(": dev0"), 6, ": de\x88v");
+  reports::import::import_options o{"bytes.txt", ""};
+  const auto f = reports::import::import_text(text, o);
+  EXPECT_EQ(f.results.at(0).params.at("device"), "de?v");
+  EXPECT_NO_THROW((void)core::to_json(f).dump());
+  // A two-byte character kept; a surrogate (3 bytes) and a stray byte replaced, byte by byte.
+  EXPECT_EQ(reports::import::valid_utf8("a\xc3\xa9"
+                                        "b\xed\xa0\x80"
+                                        "c\xff"),
+            "a\xc3\xa9"
+            "b???c?");
 }
 
 }  // namespace
