@@ -81,8 +81,13 @@ core::result_file parse_nccl_tests_json(const nlohmann::json& j, const import_op
     for (const auto& d : j.at("config").at("devices")) {
       if (!d.is_object()) continue;
       nccl_device dev;
-      dev.rank = static_cast<int>(number_of(d, "rank").value_or(0));
-      dev.device = static_cast<int>(number_of(d, "device").value_or(0));
+      // Ranks and device indices are small; anything else is no index (and no int).
+      const auto index = [&](const char* key) {
+        const double v = number_of(d, key).value_or(0);
+        return v >= 0 && v <= 1e6 ? static_cast<int>(v) : 0;
+      };
+      dev.rank = index("rank");
+      dev.device = index("device");
       dev.host = d.value("hostname", "");
       dev.bus = d.value("device_hex", "");
       dev.name = d.value("device_info", "");
