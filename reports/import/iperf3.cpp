@@ -99,8 +99,10 @@ core::case_result direction_case(const iperf3_run& run, const std::string& direc
     for (const auto& s : end.at("streams")) {
       // The first stream of this direction: the client's own for "send", the reverse's else.
       if (!s.is_object() || !s.contains("sender") || !s.at("sender").is_object()) continue;
-      const bool reverse_stream = s.at("sender").value("sender", true) == false;
-      if (receiving != reverse_stream && s.at("sender").contains("sender")) continue;
+      const auto& side = s.at("sender");
+      const bool reverse_stream = side.contains("sender") && side.at("sender").is_boolean() &&
+                                  !side.at("sender").get<bool>();
+      if (receiving != reverse_stream && side.contains("sender")) continue;
       if (const auto rtt = optional_number(s.at("sender"), "mean_rtt"))
         p.extra["mean_rtt_us"] = *rtt;
       break;
@@ -139,7 +141,7 @@ core::result_file parse_iperf3(const nlohmann::json& j, const import_options& o)
   const auto& test0 = start.contains("test_start") && start.at("test_start").is_object()
                           ? start.at("test_start")
                           : empty;
-  run.transport = test0.value("protocol", "") == "UDP" ? "udp" : "tcp";
+  run.transport = string_or_empty(test0, "protocol") == "UDP" ? "udp" : "tcp";
   if (start.contains("connecting_to") && start.at("connecting_to").is_object()) {
     const auto& to = start.at("connecting_to");
     if (to.contains("host") && to.at("host").is_string())
@@ -193,7 +195,7 @@ core::result_file parse_iperf3(const nlohmann::json& j, const import_options& o)
       c.context["congestion"] = run.end->at("sender_tcp_congestion");
     if (const auto mss = optional_number(start, "tcp_mss_default")) c.context["mss"] = *mss;
     if (start.contains("timestamp") && start.at("timestamp").is_object())
-      c.context["started"] = start.at("timestamp").value("time", "");
+      c.context["started"] = string_or_empty(start.at("timestamp"), "time");
   }
   return file;
 }

@@ -88,9 +88,9 @@ core::result_file parse_nccl_tests_json(const nlohmann::json& j, const import_op
       };
       dev.rank = index("rank");
       dev.device = index("device");
-      dev.host = d.value("hostname", "");
-      dev.bus = d.value("device_hex", "");
-      dev.name = d.value("device_info", "");
+      dev.host = string_or_empty(d, "hostname");
+      dev.bus = string_or_empty(d, "device_hex");
+      dev.name = string_or_empty(d, "device_info");
       log.devices.push_back(std::move(dev));
     }
   const auto& results = member(j, "results", value_t::array, o, "");
@@ -101,9 +101,10 @@ core::result_file parse_nccl_tests_json(const nlohmann::json& j, const import_op
     nccl_size_row row;
     row.bytes = static_cast<std::uint64_t>(required(r, "size", o, where));
     row.count = static_cast<std::uint64_t>(required(r, "count", o, where));
-    row.type = r.value("type", "");
-    row.redop = std::string(trim(r.value("redop", "")));
-    if (const auto root = to_number(trim(r.value("root", "")))) row.root = std::llround(*root);
+    row.type = string_or_empty(r, "type");
+    row.redop = std::string(trim(string_or_empty(r, "redop")));
+    const std::string root_text = string_or_empty(r, "root");
+    if (const auto root = to_number(trim(root_text))) row.root = std::llround(*root);
     for (const char* placement : {"out_of_place", "in_place"}) {
       const std::string at = where + "." + placement;
       // Trace replay writes null out of place: that placement was not run.
@@ -119,7 +120,8 @@ core::result_file parse_nccl_tests_json(const nlohmann::json& j, const import_op
       fig.busbw = required(g, "bus_bw", o, at);
       if (const auto w = number_of(g, "nwrong"); w && *w >= 0)
         fig.wrong = static_cast<std::uint64_t>(*w);
-      fig.extra = per_iteration(r.value(std::string(placement) + "_per_iter", nlohmann::json()));
+      const std::string per_iter = std::string(placement) + "_per_iter";
+      if (r.contains(per_iter)) fig.extra = per_iteration(r.at(per_iter));
       row.groups.push_back(std::move(fig));
     }
     if (!log.rows.empty() && row.groups.size() != log.rows.front().groups.size())
