@@ -18,6 +18,9 @@
 #include "reports/compare/references.hpp"
 #include "reports/compare/threshold_spec.hpp"
 #include "reports/import/importers.hpp"
+#include "reports/model/bands.hpp"
+#include "reports/model/report_inputs.hpp"
+#include "reports/page_one/band_checks.hpp"
 
 namespace gpubench::cli {
 
@@ -31,6 +34,7 @@ struct compare_options {
   std::string system;
   std::string format = "text";
   std::string out;
+  std::string op;  // nccl-tests logs that name no operation
   bool fail_on_removed = false;
 };
 
@@ -73,9 +77,11 @@ int run_compare(const compare_options& o, const environment& env) {
     throw core::usage_error(fmt::format("--alpha: {} is not between 0 and 1", o.alpha));
 
   std::optional<core::result_file> base;
-  if (o.files.size() == 2) base = reports::import::load_result(o.files[0]);
+  reports::import::import_options read;
+  read.operation = o.op;
+  if (o.files.size() == 2) base = reports::import::load_result(o.files[0], read);
   const std::string new_path = o.files.back();
-  const core::result_file fresh = reports::import::load_result(new_path);
+  const core::result_file fresh = reports::import::load_result(new_path, read);
 
   reports::compare::compare_options options;
   options.alpha = o.alpha;
@@ -94,7 +100,17 @@ int run_compare(const compare_options& o, const environment& env) {
     result.options = options;
     result.new_name = new_path;
   }
-  if (!o.references.empty()) {
+  // The word `published` (where no such file exists): the expected bands built into gpubench.
+  if (o.references == "published" && !std::filesystem::exists(o.references)) {
+    if (!o.system.empty())
+      throw core::usage_error(
+          "compare: --system selects a system of a reference file; with --references published "
+          "the system is chosen from the run's GPU and NIC names");
+    reports::model::run_input run{new_path, fresh, new_path};
+    auto rows = reports::page_one::band_rows(run, reports::model::band_table::builtin(), options);
+    result.rows.insert(result.rows.end(), rows.begin(), rows.end());
+    if (!base) result.base_name = "published bands";
+  } else if (!o.references.empty()) {
     const reports::compare::reference_file refs =
         reports::compare::read_reference_file(o.references);
     const std::string host = fresh.system.is_object() ? fresh.system.value("host", "") : "";
@@ -138,17 +154,23 @@ command setup_compare(CLI::App& app, const environment& env) {
       ->take_all();
   sub->add_option("--alpha", o->alpha, "Significance level of the Mann-Whitney U test (0.05)");
   sub->add_option("--references", o->references,
-                  "Reference file (gpubench.references/1): check NEW against expected bounds");
+                  "Reference file (gpubench.references/1): check NEW against expected bounds; "
+                  "`published`: against the bands published for its hardware (docs/compare.md)");
   sub->add_option("--system", o->system,
                   "System label in the reference file (default: match NEW's host name)");
   sub->add_option("--format", o->format, "text, md, json or junit (default text)");
   sub->add_option("--out", o->out, "Write the output to this file instead of stdout");
+  sub->add_option("--op", o->op,
+                  "nccl-tests logs that name no operation: which it is (all_reduce, alltoall, "
+                  "...; docs/import.md)");
   sub->add_flag("--fail-on-removed", o->fail_on_removed,
                 "A case or size BASE had and NEW lacks fails the gate too");
   sub->footer(
       "Verdicts per point: FASTER / SLOWER (beyond the threshold and significant), SAME "
       "(within the threshold), NOISY (beyond it, not significant or too few samples), ADDED, "
-      "REMOVED, LOST (BASE measured it, NEW skipped or failed it), UNMEASURED.\n"
+      "REMOVED, LOST (BASE measured it, NEW skipped or failed it), UNMEASURED. Points of one "
+      "value (imported logs) are judged by the sign test across their sweep or, alone, when "
+      "they halved or doubled.\n"
       "Exit codes: 0 no regression; 1 a regression (SLOWER, LOST, outside a reference bound); "
       "2 bad usage or bad input.\n"
       "Example: gpubench compare base.json new.json --threshold 5% "

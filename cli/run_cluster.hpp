@@ -12,6 +12,9 @@ namespace gpubench::cli {
 
 struct cluster_cli_options {
   std::size_t pair_concurrency = 0;
+  std::string pairs;      // --pairs; empty: the default by node count
+  std::string pair_seed;  // --pair-seed; empty: drawn at the launch
+  std::string topology;   // --topology FILE
   std::string pair_sizes = "8,1M";
   bool pair_samples = false;
   double cluster_timeout = 60;
@@ -20,7 +23,8 @@ struct cluster_cli_options {
 
 void add_cluster_options(CLI::App& sub, cluster_cli_options& o);
 
-// Checks the options (usage_error on a bad one) and converts them.
-cluster::cluster_options cluster_settings(const cluster_cli_options& o);
+// Checks the options (usage_error on a bad one, input_error on a bad topology file) and converts
+// them. The topology file is read where `plans` (world rank 0, the rank that plans the pairs).
+cluster::cluster_options cluster_settings(const cluster_cli_options& o, bool plans = true);
 
 }  // namespace gpubench::cli

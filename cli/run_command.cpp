@@ -68,6 +68,9 @@ int run_run(const run_options& o, const environment& env) {
   ctx.interrupt = &guard.flag();
   // Every option, also of benchmarks the filter leaves out: a typo is an error, not ignored.
   env.registry.check_options(ctx);
+  // Cluster mode's options too, launch or not (the topology file is read by the rank that
+  // plans the pairs: world rank 0, or the process itself outside a launch).
+  auto settings = cluster_settings(o.cluster, transports::mpi::detect_launch().rank == 0);
 
   const auto selected = env.registry.select(o.suite, o.filter);
   if (selected.empty())
@@ -93,7 +96,6 @@ int run_run(const run_options& o, const environment& env) {
   // its leader). The launch (MPI) stays open for the rest of the run either way.
   std::unique_ptr<cluster::launch> launch;
   if (transports::mpi::detect_launch().launched) {
-    auto settings = cluster_settings(o.cluster);
     launch = cluster::open_launch(settings.timeout_s);
     if (launch) ctx.shared_node = launch->share();
     if (launch && launch->cluster() && has_node_work(selected)) {

@@ -32,7 +32,10 @@ int launch::run(const std::vector<const core::benchmark_def*>& selected,
   auto outcome = sequence(selected, ctx, registry, std::move(file), options);
   if (!outcome.rank0) return 0;
   fmt::print("# results: {}\n", options.out.string());
-  return finish_run(outcome.file, options.fail_on_suspect);
+  const int code = finish_run(outcome.file, options.fail_on_suspect);
+  if (outcome.end_job)
+    end_job("a node stopped answering and was left out; results in " + options.out.string());
+  return code;
 }
 
 }  // namespace gpubench::cluster

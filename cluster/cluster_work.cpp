@@ -20,7 +20,7 @@ cluster_work split_work(const std::vector<const core::benchmark_def*>& selected)
 }
 
 phase_budgets work_budgets(const cluster_work& work, const core::run_context& ctx,
-                           std::size_t pair_sizes, std::size_t rounds) {
+                           const std::vector<std::uint64_t>& pair_sizes, std::size_t rounds) {
   phase_budgets b;
   auto cases_of = [&ctx](const core::benchmark_def& d) -> double {
     try {
@@ -31,8 +31,12 @@ phase_budgets work_budgets(const cluster_work& work, const core::run_context& ct
   };
   for (const auto* d : work.local)
     b.local_s += cases_of(*d) * core::case_budget_s(*d, ctx);
-  for (const auto* d : work.pairs)
-    b.round_s += static_cast<double>(pair_sizes) * d->criteria.timeout;
+  for (const auto* d : work.pairs) {
+    const bool latency = d->metric.name == "latency";
+    for (const auto size : pair_sizes)
+      if (latency == (size < pair_bandwidth_from))
+        b.round_s += (latency ? 1.0 : 2.0) * d->criteria.timeout;  // bandwidth: both ways
+  }
   for (const auto* d : work.collectives)
     b.collectives_s += core::case_budget_s(*d, ctx);
   b.rounds = rounds;

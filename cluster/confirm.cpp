@@ -1,7 +1,5 @@
 #include "cluster/confirm.hpp"
 
-#include <mpi.h>
-
 #include <algorithm>
 #include <chrono>
 #include <map>
@@ -10,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "cluster/confirm_plan.hpp"
+#include "cluster/launch_steps.hpp"
 #include "cluster/mpi_messages.hpp"
 #include "core/result_json.hpp"
 #include "core/runner.hpp"
@@ -18,46 +17,9 @@ namespace gpubench::cluster {
 
 namespace {
 
-deadline confirm_deadline(std::chrono::milliseconds wait) {
-  return std::chrono::steady_clock::now() + wait;
-}
-
 std::string candidate_words(const core::cluster_section& c, const core::candidate_ref& x) {
   return x.b ? c.nodes[x.a].name + "-" + c.nodes[*x.b].name + " (link)"
              : c.nodes[x.a].name + " (node)";
-}
-
-// One step: a command to every rank but 0 (`commands`, else "idle"), rank 0's own part, then
-// the reports of `expected` by the step's deadline; a rank that does not answer stalls its node.
-std::vector<nlohmann::json> confirm_step(
-    const confirm_launch& launch, const std::map<int, nlohmann::json>& commands,
-    const std::function<nlohmann::json(const nlohmann::json&)>& own, const std::string& when) {
-  const auto until = confirm_deadline(launch.timeout);
-  std::set<int> expected;
-  for (std::size_t r = 1; r < launch.node_of_rank.size(); ++r) {
-    const int rank = static_cast<int>(r);
-    const auto it = commands.find(rank);
-    if (it != commands.end()) expected.insert(rank);
-    const nlohmann::json cmd = it == commands.end() ? nlohmann::json{{"cmd", "idle"}} : it->second;
-    if (!send_json(rank, tag_command, cmd, until)) launch.stalled({launch.node_of_rank[r]}, when);
-  }
-  std::vector<nlohmann::json> reports;
-  if (const auto it = commands.find(0); it != commands.end()) reports.push_back(own(it->second));
-  // Rank 0's own part may have used the step's time: the others get a full timeout after it.
-  const auto others = confirm_deadline(launch.timeout);
-  while (!expected.empty()) {
-    auto m = receive_json(MPI_ANY_SOURCE, tag_report, others);
-    if (!m) {
-      std::set<std::size_t> nodes;
-      for (const int r : expected)
-        nodes.insert(launch.node_of_rank[static_cast<std::size_t>(r)]);
-      launch.stalled(nodes, when);
-      throw std::logic_error("confirm: the launch went on after a stalled node");
-    }
-    expected.erase(m->source);
-    reports.push_back(std::move(m->doc));
-  }
-  return reports;
 }
 
 // The client end's cases of one pair, as second figures (failed cases as failures).
@@ -116,7 +78,7 @@ void confirm_candidates(core::result_file& file, const confirm_launch& launch) {
           {"cmd", local_again_command}, {"node", rerun.node}, {"points", points}};
     }
     for (const auto& report :
-         confirm_step(launch, commands, launch.local_again, "in the second look's local re-runs")) {
+         launch.step(commands, launch.local_again, "in the second look's local re-runs")) {
       core::confirm_node node{report.at("node").get<std::size_t>(), {}};
       const auto& results = report.at("results");
       for (std::size_t i = 0; i < results.size(); ++i)
@@ -127,31 +89,43 @@ void confirm_candidates(core::result_file& file, const confirm_launch& launch) {
     launch.write();
   }
 
-  // Pairs again, step by step, each node in at most one pair of a step.
+  // Pairs again, step by step, each node in at most one pair of a step; in the way that was
+  // slow where the plan says one (pair_rerun::direction).
+  bool complete = true;
   for (std::size_t s = 0; s < plan.steps.size(); ++s) {
     std::map<int, nlohmann::json> commands;
     std::map<std::pair<std::size_t, std::size_t>, core::confirm_pair> planned;
     for (const auto& p : plan.steps[s]) {
-      const int server = launch.leaders[p.a], client = launch.leaders[p.b];
-      commands[server] = {
-          {"cmd", "pair"}, {"role", "server"}, {"partner", client}, {"a", p.a}, {"b", p.b}};
-      commands[client] = {
-          {"cmd", "pair"}, {"role", "client"}, {"partner", server}, {"a", p.a}, {"b", p.b}};
+      if (launch.gone(p.a) || launch.gone(p.b)) {
+        const std::size_t gone = launch.gone(p.a) ? p.a : p.b;
+        k.failures.push_back({p.a, p.b, "",
+                              fmt::format("not measured again: {} had stopped answering",
+                                          cluster.nodes[gone].name)});
+        complete = false;
+        continue;
+      }
+      add_pair_commands(commands, launch.leaders[p.a], launch.leaders[p.b], p.a, p.b, p.direction);
       planned[{p.a, p.b}] = {p.a, p.b, p.for_node, {}};
     }
     const std::string when =
         fmt::format("in the second look's pair step {} of {}", s + 1, plan.steps.size());
-    for (const auto& report : confirm_step(launch, commands, launch.pair_role, when)) {
+    std::set<std::pair<std::size_t, std::size_t>> answered;
+    for (const auto& report : launch.step(commands, launch.pair_role, when)) {
       const auto key =
           std::make_pair(report.at("a").get<std::size_t>(), report.at("b").get<std::size_t>());
       // The server end reports only its failure; the client end brings the figures.
       const auto it = planned.find(key);
-      if (it != planned.end() && (report.at("end") == "client" || report.contains("error")))
+      if (it != planned.end() && (report.at("end") == "client" || report.contains("error"))) {
         take_second_pair(k, it->second, report);
+        if (report.at("end") == "client") answered.insert(key);
+      }
     }
+    if (answered.size() < planned.size()) complete = false;
     launch.write();
   }
-  k.complete = true;
+  // A node that stopped answering in the local step leaves its figures out too.
+  if (!plan.local.empty() && k.nodes.size() < plan.local.size()) complete = false;
+  k.complete = complete;
   launch.write();
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();

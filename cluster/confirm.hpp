@@ -8,6 +8,7 @@
 #include <chrono>
 #include <cstddef>
 #include <functional>
+#include <map>
 #include <set>
 #include <string>
 #include <vector>
@@ -23,18 +24,22 @@ namespace gpubench::cluster {
 // The command that has a node's leader run local points again (follower side: run_local_again).
 inline constexpr const char* local_again_command = "local-again";
 
-// What the phase needs of the launch (cluster_run.cpp).
+// What the phase needs of the launch (cluster_lead.cpp).
 struct confirm_launch {
-  std::vector<int> leaders;                  // node index -> its leader's world rank
-  std::vector<std::size_t> node_of_rank;     // world rank -> node index
-  std::chrono::milliseconds timeout{60000};  // --cluster-timeout: each step's deadline
+  using role = std::function<nlohmann::json(const nlohmann::json&)>;
+  std::vector<int> leaders;  // node index -> its leader's world rank
   std::size_t pair_concurrency = 0;
+  // One step under the launch's deadline (launch_steps::run): the commands by world rank (every
+  // other rank sits it out), rank 0's own part, and the reports of those that answered; a node
+  // that does not answer stops answering and is left out of the later steps.
+  std::function<std::vector<nlohmann::json>(const std::map<int, nlohmann::json>&, const role&,
+                                            const std::string&)>
+      step;
+  std::function<bool(std::size_t)> gone;  // the node stopped answering earlier
   // Rank 0's own part: its end of a pair command, its node's local re-run (the reports the
   // other ranks send for the same commands).
-  std::function<nlohmann::json(const nlohmann::json&)> pair_role;
-  std::function<nlohmann::json(const nlohmann::json&)> local_again;
-  // Marks the nodes stalled, writes the partial file and ends the job; never returns.
-  std::function<void(const std::set<std::size_t>&, const std::string&)> stalled;
+  role pair_role;
+  role local_again;
   std::function<void()> write;                  // the result file, as it stands
   std::function<void(const std::string&)> say;  // a console line (not with --quiet)
 };

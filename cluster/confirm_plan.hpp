@@ -1,8 +1,9 @@
 // What the second look measures again (cluster/confirm.cpp runs it on rank 0): the candidates
 // of the first look; the flagged local points, run again on every node at once (a fresh cluster
 // to judge the candidates against); each candidate node's pairs against partners that are no
-// candidates; each candidate link's pair. Pure, so the plan is unit-tested. docs/cluster.md
-// "The second look".
+// candidates (from its own leaf where the file gives leaves), the way it was slow; each
+// candidate link's pair, its slow way. Pure, so the plan is unit-tested. docs/cluster.md "The
+// second look".
 #pragma once
 
 #include <cstddef>

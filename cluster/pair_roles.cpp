@@ -6,6 +6,7 @@
 #include <stdexcept>
 #include <thread>
 
+#include "cluster/cluster_work.hpp"
 #include "cluster/mpi_messages.hpp"
 #include "core/cluster.hpp"
 #include "core/runner.hpp"
@@ -26,8 +27,9 @@ bool keeps(const nlohmann::json& params, const char* key, const char* value) {
   return !params.contains(key) || params.at(key) == value;
 }
 
-// Latency benchmarks measure the small sizes, bandwidth benchmarks the large ones.
-constexpr std::uint64_t bandwidth_from = 64u << 10;
+bool param_is(const nlohmann::json& params, const char* key, const char* value) {
+  return params.contains(key) && params.at(key) == value;
+}
 
 }  // namespace
 
@@ -80,13 +82,26 @@ std::optional<std::string> pair_server::serve(int client_rank,
   return std::nullopt;
 }
 
-core::benchmark_def pair_variant(const core::benchmark_def& def) {
+bool pair_keeps(const nlohmann::json& params, const std::string& direction) {
+  if (!keeps(params, "memory", "host")) return false;
+  if (!params.contains("direction"))  // latency: one round trip has no way
+    return direction.empty() && keeps(params, "op", "write");
+  const bool to_peer = param_is(params, "direction", "to_peer");
+  const bool from_peer = param_is(params, "direction", "from_peer");
+  if (!to_peer && !from_peer) return false;  // bidir: both ways summed into one figure
+  if (!direction.empty() && params.at("direction") != direction) return false;
+  // RDMA: write moves b -> a (to_peer), read pulls a -> b (from_peer); send is a third op of
+  // the same way as write.
+  return !params.contains("op") || (to_peer && param_is(params, "op", "write")) ||
+         (from_peer && param_is(params, "op", "read"));
+}
+
+core::benchmark_def pair_variant(const core::benchmark_def& def, const std::string& direction) {
   core::benchmark_def v = def;
-  v.cases = [inner = def.cases](const core::run_context& ctx) {
+  v.cases = [inner = def.cases, direction](const core::run_context& ctx) {
     std::vector<nlohmann::json> kept;
     for (auto& p : inner(ctx))
-      if (keeps(p, "direction", "to_peer") && keeps(p, "op", "write") && keeps(p, "memory", "host"))
-        kept.push_back(std::move(p));
+      if (pair_keeps(p, direction)) kept.push_back(std::move(p));
     return kept;
   };
   return v;
@@ -95,7 +110,7 @@ core::benchmark_def pair_variant(const core::benchmark_def& def) {
 nlohmann::json measure_pair(int server_rank, const std::vector<const core::benchmark_def*>& defs,
                             const core::run_context& ctx, const std::vector<std::uint64_t>& sizes,
                             bool keep_samples, std::chrono::milliseconds wait,
-                            const std::string& token) {
+                            const std::string& token, const std::string& direction) {
   const auto peer = receive_json(server_rank, tag_peer, deadline_after(wait));
   if (!peer)
     throw std::runtime_error("no address from rank " + std::to_string(server_rank) + " within " +
@@ -104,7 +119,7 @@ nlohmann::json measure_pair(int server_rank, const std::vector<const core::bench
   nlohmann::json cases;
   try {
     cases = measure_against(peer->doc.at("peer").get<std::string>(), defs, ctx, sizes, keep_samples,
-                            wait, token);
+                            wait, token, direction);
   } catch (const std::runtime_error& e) {
     overran = e;
   }
@@ -118,7 +133,8 @@ nlohmann::json measure_against(const std::string& peer,
                                const std::vector<const core::benchmark_def*>& defs,
                                const core::run_context& ctx,
                                const std::vector<std::uint64_t>& sizes, bool keep_samples,
-                               std::chrono::milliseconds wait, const std::string& token) {
+                               std::chrono::milliseconds wait, const std::string& token,
+                               const std::string& direction) {
   if (token.empty()) throw std::logic_error("a pair client needs the launch secret");
   // The measurement is bounded too: at `wait` the runner stops as on an interrupt (a stopped
   // server would otherwise cost every case its own network timeout).
@@ -137,9 +153,9 @@ nlohmann::json measure_against(const std::string& peer,
   nlohmann::json cases = nlohmann::json::array();
   for (const auto* def : defs) {
     const bool latency = def->metric.name == "latency";
-    const core::benchmark_def variant = pair_variant(*def);
+    const core::benchmark_def variant = pair_variant(*def, direction);
     for (const auto size : sizes) {
-      if (latency != (size < bandwidth_from)) continue;
+      if (latency != (size < pair_bandwidth_from)) continue;
       pair_ctx.sizes = core::size_range{size, size};
       core::result_file scratch;
       core::runner(pair_ctx, {}).run({&variant}, scratch);
@@ -174,9 +190,12 @@ nlohmann::json measure_against(const std::string& peer,
 }
 
 void merge_pair(core::cluster_section& cluster, std::size_t a, std::size_t b,
-                const nlohmann::json& cases) {
-  const std::size_t n = cluster.nodes.size();
-  const std::size_t at = core::pair_index(a, b, n);
+                const nlohmann::json& cases, const core::slot_lookup* slots) {
+  const auto slot = slots ? slots->find(a, b) : core::slot_lookup(cluster).find(a, b);
+  if (!slot)
+    throw std::out_of_range("merge_pair: the pair " + std::to_string(a) + "-" + std::to_string(b) +
+                            " is not one of the sweep's pairs");
+  const std::size_t at = *slot, entries = core::slot_count(cluster);
   for (const auto& c : cases) {
     const std::string benchmark = c.at("benchmark").get<std::string>();
     const std::string status = c.at("status").get<std::string>();
@@ -200,16 +219,16 @@ void merge_pair(core::cluster_section& cluster, std::size_t a, std::size_t b,
         fresh.metric = c.at("metric").get<std::string>();
         fresh.unit = c.at("unit").get<std::string>();
         fresh.better = c.at("better").get<std::string>();
-        fresh.median.assign(core::pair_count(n), std::nullopt);
-        fresh.p99.assign(core::pair_count(n), std::nullopt);
-        fresh.count.assign(core::pair_count(n), 0);
+        fresh.median.assign(entries, std::nullopt);
+        fresh.p99.assign(entries, std::nullopt);
+        fresh.count.assign(entries, 0);
         m = &fresh;
       }
       m->median[at] = p.at("median").get<double>();
       m->p99[at] = p.at("p99").get<double>();
       m->count[at] = p.at("count").get<std::uint32_t>();
       if (p.contains("samples")) {
-        if (m->samples.empty()) m->samples.assign(core::pair_count(n), {});
+        if (m->samples.empty()) m->samples.assign(entries, {});
         m->samples[at] = p.at("samples").get<std::vector<double>>();
       }
     }

@@ -16,6 +16,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/cluster.hpp"
 #include "core/registry.hpp"
 #include "core/result.hpp"
 #include "core/run_context.hpp"
@@ -59,10 +60,12 @@ class pair_server {
 // Client end: waits for the server's address (within `wait`), measures against it
 // (measure_against), tells the server it is done, and returns the cases' summaries or throws
 // std::runtime_error when the address never came.
+// `direction` "" measures every way pair_variant keeps; "to_peer" or "from_peer" only that
+// way's bandwidth cases (the second look's pair_rerun::direction).
 nlohmann::json measure_pair(int server_rank, const std::vector<const core::benchmark_def*>& defs,
                             const core::run_context& ctx, const std::vector<std::uint64_t>& sizes,
                             bool keep_samples, std::chrono::milliseconds wait,
-                            const std::string& token);
+                            const std::string& token, const std::string& direction = "");
 
 // Runs `defs` against the pair server at `peer` ("ADDRESS:PORT"), one size per run from
 // `sizes`, proving `token` and requiring the server's proof (a server that cannot prove it
@@ -72,15 +75,25 @@ nlohmann::json measure_against(const std::string& peer,
                                const std::vector<const core::benchmark_def*>& defs,
                                const core::run_context& ctx,
                                const std::vector<std::uint64_t>& sizes, bool keep_samples,
-                               std::chrono::milliseconds wait, const std::string& token);
+                               std::chrono::milliseconds wait, const std::string& token,
+                               const std::string& direction = "");
 
-// The pair-mode copy of a net.* benchmark: one stream, direction to_peer, RDMA op write on host
-// memory (the cases whose params say otherwise are dropped).
-core::benchmark_def pair_variant(const core::benchmark_def& def);
+// The pair-mode copy of a net.* benchmark, on host memory, one stream: latency (RDMA op write);
+// bandwidth both ways, each way its own case: TCP to_peer (the measuring end b sends to a) and
+// from_peer (a sends to b), RDMA write (to_peer) and read (from_peer); never both at once
+// (bidir), which would sum the two ways into one figure. With `direction` ("to_peer" or
+// "from_peer") only that way's bandwidth cases. The cases whose params say otherwise are dropped.
+core::benchmark_def pair_variant(const core::benchmark_def& def, const std::string& direction = "");
 
-// Adds one pair's cases (measure_pair's answer) to the matrix: a pair_measurement per
-// benchmark/params/size (created on first sight), a pair_failure per failed case.
+// Whether pair_variant keeps a case of these params (exposed for the tests).
+bool pair_keeps(const nlohmann::json& params, const std::string& direction);
+
+// Adds one pair's cases (measure_pair's answer) to the matrix at the pair's slot
+// (core::slot_lookup: a sparse sweep's pair_list position): a pair_measurement per
+// benchmark/params/size (created on first sight, one entry per slot), a pair_failure per failed
+// case. std::out_of_range for a pair the sweep does not list. `slots`: the section's lookup,
+// kept by a caller that merges many pairs (built here when none is given).
 void merge_pair(core::cluster_section& cluster, std::size_t a, std::size_t b,
-                const nlohmann::json& cases);
+                const nlohmann::json& cases, const core::slot_lookup* slots = nullptr);
 
 }  // namespace gpubench::cluster

@@ -48,8 +48,16 @@ double reference::robust_z(double x) const {
 }
 
 bool reference::is_outlier(double x, const suspect_options& options) const {
-  const double floor = higher_is_better ? options.min_change : options.min_latency_change;
-  return bad_change(x) >= floor && robust_z(x) > options.deviation;
+  return is_outlier(x, options.deviation,
+                    higher_is_better ? options.min_change : options.min_latency_change);
+}
+
+bool reference::is_outlier(double x, double deviation, double floor) const {
+  return bad_change(x) >= floor && robust_z(x) > deviation;
+}
+
+double node_floor(const suspect_options& options, bool higher_is_better) {
+  return higher_is_better ? options.min_node_change : options.min_latency_change;
 }
 
 reference make_reference(const std::vector<double>& values, bool higher_is_better) {
@@ -80,15 +88,14 @@ std::vector<std::optional<double>> node_pair_medians(const core::cluster_section
                                                      const core::pair_measurement& m) {
   const std::size_t n = c.nodes.size();
   std::vector<std::vector<double>> per_node(n);
-  for (std::size_t a = 0; a < n; ++a) {
-    if (!node_answered(c.nodes[a])) continue;
-    for (std::size_t b = a + 1; b < n; ++b) {
-      if (!node_answered(c.nodes[b])) continue;
-      const std::size_t i = core::pair_index(a, b, n);
-      if (i >= m.median.size() || !m.median[i]) continue;
-      per_node[a].push_back(*m.median[i]);
-      per_node[b].push_back(*m.median[i]);
-    }
+  const std::size_t slots = std::min(core::slot_count(c), m.median.size());
+  for (std::size_t i = 0; i < slots; ++i) {
+    if (!m.median[i]) continue;
+    const auto p = core::slot_pair(c, i);
+    if (p.a >= n || p.b >= n || !node_answered(c.nodes[p.a]) || !node_answered(c.nodes[p.b]))
+      continue;
+    per_node[p.a].push_back(*m.median[i]);
+    per_node[p.b].push_back(*m.median[i]);
   }
   std::vector<std::optional<double>> out(n);
   for (std::size_t a = 0; a < n; ++a)

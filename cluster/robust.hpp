@@ -37,9 +37,17 @@ struct reference {
   // Robust z on the log scale: |log x - log median| / scaled MAD of the logs (infinite for any
   // difference when that MAD is 0).
   double robust_z(double x) const;
-  // Worse than the median by both the robust z and the relative floor.
+  // Worse than the median by both the robust z and the relative floor of a single figure.
   bool is_outlier(double x, const suspect_options& options) const;
+  // Worse than the median by a robust z over `deviation` and at least `floor` (relative).
+  bool is_outlier(double x, double deviation, double floor) const;
+  // Worse than the median by at least `floor` (relative), whatever the spread.
+  bool falls_short(double x, double floor) const { return bad_change(x) >= floor; }
 };
+
+// The relative floor for a verdict drawn from many figures (a node's pairs, a leaf's cross-leaf
+// pairs): min_node_change for bandwidth, min_latency_change for latency.
+double node_floor(const suspect_options& options, bool higher_is_better);
 
 reference make_reference(const std::vector<double>& values, bool higher_is_better);
 
@@ -48,7 +56,8 @@ reference make_reference(const std::vector<double>& values, bool higher_is_bette
 // samples or with a median of 0.
 std::optional<double> relative_spread(const std::vector<double>& samples);
 
-// Each node's median over its measured pairs with other answering nodes (nullopt: none).
+// Each node's median over its measured pairs with other answering nodes (nullopt: none), over
+// the section's pair slots (every pair, or a sparse sweep's list).
 std::vector<std::optional<double>> node_pair_medians(const core::cluster_section& c,
                                                      const core::pair_measurement& m);
 

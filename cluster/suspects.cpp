@@ -36,7 +36,8 @@ int rank_of(second_look s) {
 // One suspect from its findings: the strongest of those that count names the figure (one that
 // reproduced before one not measured again before one that did not reproduce), all of them the
 // evidence.
-suspect merge(suspect_kind kind, std::string node, std::string peer, std::vector<judged> j) {
+suspect merge(suspect_kind kind, std::string node, std::string peer, std::string direction,
+              std::vector<judged> j) {
   std::stable_sort(j.begin(), j.end(), [](const judged& x, const judged& y) {
     const int rx = rank_of(x.second.state), ry = rank_of(y.second.state);
     return rx != ry ? rx < ry : x.f.change() > y.f.change();
@@ -45,6 +46,7 @@ suspect merge(suspect_kind kind, std::string node, std::string peer, std::vector
   s.kind = kind;
   s.node = std::move(node);
   s.peer = std::move(peer);
+  s.direction = std::move(direction);
   s.benchmark = j.front().f.benchmark;
   s.value = j.front().f.value;
   s.cluster_median = j.front().f.ref.median;
@@ -63,6 +65,46 @@ double strength(const std::vector<judged>& j) {
   for (const auto& x : j)
     best = std::max(best, x.f.change());
   return best;
+}
+
+// The way the findings say is slow: the one way of all their one-way findings (of a named
+// suspect, those that were not measured again in vain); "" where none runs one way or both ways
+// are slow.
+role side_of(const std::vector<judged>& j, bool stands) {
+  bool send = false, receive = false;
+  for (const auto& x : j) {
+    if (stands && x.second.state == second_look::not_reproduced) continue;
+    send = send || x.f.side == role::send;
+    receive = receive || x.f.side == role::receive;
+  }
+  return send == receive ? role::both : send ? role::send : role::receive;
+}
+
+// What a named node's findings hide of the links at its end: every link (a finding with no way:
+// a local point, latency), or only the way it is slow.
+struct hidden_ways {
+  bool all = false, send = false, receive = false;
+  bool any() const { return all || send || receive; }
+};
+
+void note_named(const std::vector<judged>& j, hidden_ways& h) {
+  for (const auto& x : j) {
+    if (x.second.state == second_look::not_reproduced) continue;
+    if (x.f.side == role::send)
+      h.send = true;
+    else if (x.f.side == role::receive)
+      h.receive = true;
+    else
+      h.all = true;
+  }
+}
+
+// A link finding a-b stands only where both its ends are fine that way: no named node at an end
+// hides it in the way the finding ran (every way, for a finding with none).
+bool hidden(const finding& f, std::size_t a, std::size_t b, const std::vector<hidden_ways>& h) {
+  if (!f.directed || f.side == role::both) return h[a].any() || h[b].any();
+  const std::size_t from = f.side == role::send ? a : b, to = from == a ? b : a;
+  return h[a].all || h[b].all || h[from].send || h[to].receive;
 }
 
 using ranked = std::vector<std::pair<double, suspect>>;
@@ -95,27 +137,42 @@ cluster_verdict judge(const core::result_file& file, const suspect_options& opti
   const auto look = look_once(c, options);
   out.unsteady = look.unsteady;
   ranked named, unconfirmed;
-  std::vector<bool> named_node(c.nodes.size(), false);
+  std::vector<hidden_ways> hides(c.nodes.size());
   for (const auto& [i, findings] : look.nodes) {
     std::vector<judged> j;
     for (const auto& f : findings)
       j.push_back({f, node_again(c, i, f, options)});
     const bool stands = state_of(j) != second_look::not_reproduced;
-    named_node[i] = stands;
+    if (stands) note_named(j, hides[i]);
+    const role side = side_of(j, stands);
     (stands ? named : unconfirmed)
-        .emplace_back(strength(j), merge(suspect_kind::node, c.nodes[i].name, {}, std::move(j)));
+        .emplace_back(strength(j), merge(suspect_kind::node, c.nodes[i].name, {},
+                                         direction_word(side), std::move(j)));
   }
   append_by_strength(std::move(named), out.named);
   append_by_strength(std::move(unconfirmed), out.unconfirmed);
   named.clear();
   unconfirmed.clear();
-  // A link is named only when both its ends are fine with everyone else in every measurement,
-  // i.e. neither is a named node: a slow node's pairs are the node's evidence, whichever
-  // measurement named it. A node that did not reproduce does not hide a slow link at its end.
+  // Uplinks: judged on a whole leaf's cross-leaf pairs, which the second look does not measure
+  // again (their findings keep the first look's verdict).
+  for (const auto& [leaf, findings] : look.uplinks) {
+    std::vector<judged> j;
+    for (const auto& f : findings)
+      j.push_back({f, again{}});
+    const role side = side_of(j, true);
+    named.emplace_back(strength(j),
+                       merge(suspect_kind::uplink, leaf, {}, direction_word(side), std::move(j)));
+  }
+  append_by_strength(std::move(named), out.named);
+  named.clear();
+  // A link is named only when both its ends are fine with everyone else that way, i.e. neither
+  // is a named node in that direction (or in a measurement with none): a slow node's pairs are
+  // the node's evidence, whichever measurement named it. A node that did not reproduce does not
+  // hide a slow link at its end.
   for (const auto& [ab, findings] : look.links) {
-    if (named_node[ab.first] || named_node[ab.second]) continue;
     std::vector<judged> j;
     for (const auto& f : findings) {
+      if (hidden(f, ab.first, ab.second, hides)) continue;
       auto second = link_again(c, ab.first, ab.second, f, options);
       // Behind a node that is not named: the pair counts once measured again (one pass
       // called it that node's evidence, not a link).
@@ -124,9 +181,14 @@ cluster_verdict judge(const core::result_file& file, const suspect_options& opti
     }
     if (j.empty()) continue;
     const bool stands = state_of(j) != second_look::not_reproduced;
+    // One way slow: the link is named from its sender.
+    const role side = side_of(j, stands);
+    const bool flip = side == role::receive;
     (stands ? named : unconfirmed)
-        .emplace_back(strength(j), merge(suspect_kind::link, c.nodes[ab.first].name,
-                                         c.nodes[ab.second].name, std::move(j)));
+        .emplace_back(strength(j),
+                      merge(suspect_kind::link, c.nodes[flip ? ab.second : ab.first].name,
+                            c.nodes[flip ? ab.first : ab.second].name,
+                            side == role::both ? "" : "send", std::move(j)));
   }
   append_by_strength(std::move(named), out.named);
   append_by_strength(std::move(unconfirmed), out.unconfirmed);

@@ -45,6 +45,10 @@ struct suspect_options {
   // software and varies by a third between identical hosts, so a slow path must be 1.5x.
   double min_latency_change = 0.5;
   double pair_share = 0.5;  // a node whose outlier pairs are more than this share of its pairs
+  // The floor for a verdict drawn from many figures: a node's median over its pairs (each way
+  // on its own), a leaf's cross-leaf pairs. Several figures agreeing make a smaller shortfall
+  // believable than one figure does (min_change); the robust z still has to be over `deviation`.
+  double min_node_change = 0.05;
   // The stable-point rule: a node-local point whose typical node's samples scatter by more than
   // this (scaled MAD over median) measures the moment, not the node, and names no one ...
   double max_local_spread = 0.10;
@@ -54,7 +58,7 @@ struct suspect_options {
 };
 
 struct cluster_verdict {
-  std::vector<suspect> named;        // stopped nodes, slow nodes, slow links, in that order
+  std::vector<suspect> named;  // stopped nodes, slow nodes, slow uplinks, slow links, in that order
   std::vector<suspect> unconfirmed;  // measured again and not reproduced: not named
   bool second_look = false;          // the file holds a second look (its confirmation)
   // Measurements too unsteady to name anyone (the stable-point rule), in words:
@@ -65,7 +69,7 @@ struct cluster_verdict {
 // The verdict on the cluster section of `file` (empty without one).
 cluster_verdict judge(const core::result_file& file, const suspect_options& options = {});
 
-// The named suspects (judge(...).named): stopped nodes, then slow nodes, then slow links.
+// The named suspects (judge(...).named): stopped nodes, slow nodes, slow uplinks, slow links.
 std::vector<suspect> find_suspects(const core::result_file& file,
                                    const suspect_options& options = {});
 

@@ -1,6 +1,7 @@
 #include "cluster/verdict.hpp"
 
 #include <cstdio>
+#include <map>
 #include <string>
 
 #include <fmt/format.h>
@@ -33,15 +34,52 @@ std::string second_words(const suspect& s) {
   return " (not re-measured)";
 }
 
-void print_line(const char* what, const suspect& s) {
+const char* kind_word(suspect_kind k) {
+  switch (k) {
+    case suspect_kind::node:
+      return "node";
+    case suspect_kind::link:
+      return "link";
+    case suspect_kind::uplink:
+      return "uplink";
+  }
+  return "node";
+}
+
+// The way that is slow, where one is: "slow to send: ", "slow from n5 to n1: ".
+std::string way_words(const suspect& s) {
+  if (s.direction.empty()) return "";
+  const bool send = s.direction == "send";
+  switch (s.kind) {
+    case suspect_kind::node:
+      return send ? "slow to send: " : "slow to receive: ";
+    case suspect_kind::uplink:
+      return send ? "slow out of the leaf: " : "slow into the leaf: ";
+    case suspect_kind::link:
+      return send ? "slow from " + s.node + " to " + s.peer + ": "
+                  : "slow from " + s.peer + " to " + s.node + ": ";
+  }
+  return "";
+}
+
+// "n2 - n4": a link's ends in the order of the file's nodes, whichever way it is slow, so a
+// link's line reads the same both ways.
+std::string names(const suspect& s, const std::map<std::string, std::size_t>& index) {
+  if (s.peer.empty()) return s.node;
+  const auto x = index.find(s.node), y = index.find(s.peer);
+  const bool swap = x != index.end() && y != index.end() && y->second < x->second;
+  return swap ? s.peer + " - " + s.node : s.node + " - " + s.peer;
+}
+
+void print_line(const char* what, const suspect& s,
+                const std::map<std::string, std::size_t>& index) {
   if (s.benchmark.empty()) {  // a stopped node: no figure
     fmt::print("# {} node {}: {}\n", what, s.node, s.evidence);
     return;
   }
-  fmt::print("# {} {} {}{}: {} {:.4g} {} against cluster median {:.4g} {}{}: {}\n", what,
-             s.kind == suspect_kind::node ? "node" : "link", s.node,
-             s.peer.empty() ? "" : " - " + s.peer, s.benchmark, s.value, s.unit, s.cluster_median,
-             s.unit, second_words(s), s.evidence);
+  fmt::print("# {} {} {}: {}{} {:.4g} {} against cluster median {:.4g} {}{}: {}\n", what,
+             kind_word(s.kind), names(s, index), way_words(s), s.benchmark, s.value, s.unit,
+             s.cluster_median, s.unit, second_words(s), s.evidence);
 }
 
 }  // namespace
@@ -49,15 +87,19 @@ void print_line(const char* what, const suspect& s) {
 int finish_run(const core::result_file& file, bool fail_on_suspect) {
   const bool failed = any_failed(file);
   const auto verdict = judge(file);
+  std::map<std::string, std::size_t> index;
+  if (file.cluster)
+    for (std::size_t i = 0; i < file.cluster->nodes.size(); ++i)
+      index.emplace(file.cluster->nodes[i].name, i);
   const auto& suspects = verdict.named;
   fmt::print("# suspects: {}\n", suspects.empty() ? "none" : std::to_string(suspects.size()));
   for (const auto& s : suspects)
-    print_line("suspect", s);
+    print_line("suspect", s, index);
   if (!verdict.unconfirmed.empty())
     fmt::print("# unconfirmed: {} (measured again, not reproduced: not named)\n",
                verdict.unconfirmed.size());
   for (const auto& s : verdict.unconfirmed)
-    print_line("unconfirmed", s);
+    print_line("unconfirmed", s, index);
   if (!verdict.unsteady.empty()) {
     std::string list;
     for (std::size_t i = 0; i < verdict.unsteady.size() && i < 3; ++i)

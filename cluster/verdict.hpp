@@ -6,10 +6,12 @@
 
 namespace gpubench::cluster {
 
-// Prints "# suspects: N" and one line per named suspect on stdout, each with what the second look
-// said of it ("again ... (confirmed)", or "(not re-measured)"), then "# unconfirmed: M" and one
-// line per candidate that did not reproduce (with both figures). Returns 1 when a case failed
-// (the run's or a node's own) or, with `fail_on_suspect`, when a suspect was named; else 0.
+// Prints "# suspects: N" and one line per named suspect on stdout ("# suspect node n4: slow to
+// send: net.tcp.bandwidth ..."; a link by its ends in the file's order, "# suspect link n1 - n5:
+// slow from n5 to n1: ..."; an uplink by its leaf), each with what the second look said of it
+// ("again ... (confirmed)", or "(not re-measured)"), then "# unconfirmed: M" and one line per
+// candidate that did not reproduce (with both figures). Returns 1 when a case failed (the run's
+// or a node's own) or, with `fail_on_suspect`, when a suspect was named; else 0.
 int finish_run(const core::result_file& file, bool fail_on_suspect);
 
 }  // namespace gpubench::cluster

@@ -22,9 +22,15 @@ std::vector<pair_round> round_robin(std::size_t nodes);
 
 // K disjoint perfect matchings of `nodes` nodes drawn from `seed` (--pairs matchings:K): every
 // node in at most one pair per round (one idle per round for odd N), against K distinct partners
-// over the K rounds; the same seed gives the same rounds. `leaves` (each node's leaf switch, or
-// empty: not known) lets the draw mix pairs within a leaf and across leaves. K is capped at the
-// N-1 rounds of all pairs.
+// over the K rounds; the same seed gives the same rounds with any standard library. K is capped
+// at the rounds of all pairs (N-1, or N for odd N).
+// `leaves` (each node's leaf switch; "" a node the shape does not place; empty: not known), with
+// two leaves or more: the first ceil(K/2) rounds pair nodes within their leaf (a node left over
+// in an odd leaf, or in a leaf with fewer nodes than rounds, meets another leaf's), the other
+// floor(K/2) pair nodes of different leaves, so a node's figures with and without an uplink on
+// the path tell a slow uplink from a slow node. Where the leaves cannot give that many new pairs
+// (a leaf of more than half the nodes, tiny leaves), a node sits out of a round rather than meet
+// a partner twice.
 std::vector<pair_round> random_matchings(std::size_t nodes, std::size_t k, std::uint64_t seed,
                                          const std::vector<std::string>& leaves = {});
 

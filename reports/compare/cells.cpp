@@ -16,6 +16,8 @@ std::string change(const comparison_row& row) {
 }
 
 std::string test(const comparison_row& row) {
+  if (row.one_value && row.sign_p) return fmt::format("sign p={:.2g}", *row.sign_p);
+  if (row.one_value) return "one value";
   if (!row.test) return "-";
   if (row.test->too_few_samples) return "too few samples";
   return fmt::format("p={:.2g} {}", row.test->p, to_string(row.test->method));

@@ -7,6 +7,7 @@
 
 #include "core/errors.hpp"
 #include "core/units.hpp"
+#include "reports/compare/sign_test.hpp"
 
 namespace gpubench::reports::compare {
 
@@ -130,6 +131,7 @@ void judge(comparison_row& row, const core::point_result& base, const core::poin
   // An imported point is often the one figure its tool printed: nothing to test it with, and
   // saying so beats a U test on one value that can only come out "too few samples".
   const bool one_value = base.samples.size() < 2 || fresh.samples.size() < 2;
+  row.one_value = one_value;
   if (!one_value) row.test = mann_whitney_u(base.samples, fresh.samples, options.alpha);
   const double b = base.stats.median, n = fresh.stats.median;
   if (!std::isfinite(b) || !std::isfinite(n) || b == 0) {
@@ -147,6 +149,7 @@ void judge(comparison_row& row, const core::point_result& base, const core::poin
     return;
   }
   if (one_value) {
+    // Judged with the rest of its sweep once every row is known (judge_one_value_sweeps).
     row.result = verdict::noisy;
     row.note = fmt::format("one value, no significance test ({} and {} values)",
                            base.samples.size(), fresh.samples.size());
@@ -283,6 +286,7 @@ comparison compare_results(const core::result_file& base, const core::result_fil
   }
   for (std::size_t i = 0; i < fresh.results.size(); ++i)
     if (!matched[i]) one_sided(fresh.results[i], verdict::added, "NEW", false, out.rows);
+  judge_one_value_sweeps(out.rows, options);
   return out;
 }
 

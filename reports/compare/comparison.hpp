@@ -48,6 +48,9 @@ struct compare_options {
   thresholds threshold;
   double alpha = 0.05;           // significance level of the two-sided U test
   bool fail_on_removed = false;  // REMOVED rows fail the gate too (coverage must not shrink)
+  // A point of one value on a side has no U test: it is judged by the sign test across its
+  // sweep, or alone when it moved by at least this factor either way (sign_test.hpp).
+  double single_value_factor = 2.0;
 };
 
 // Expected value and bounds for a row checked against a reference file.
@@ -75,6 +78,9 @@ struct comparison_row {
   double threshold = 0;          // the relative threshold that applied
   std::optional<u_test_result> test;
   std::optional<reference_bounds> reference;
+  bool one_value = false;        // a side holds one value: judged by judge_one_value_sweeps
+  std::optional<double> sign_p;  // one-value rows: the sign test across the sweep
+  std::string decided_by;        // "sign test", "single-value bound" or "" (not decided)
 
   verdict result = verdict::same;
   bool regression = false;  // this row fails the gate

@@ -33,6 +33,11 @@ json row_json(const comparison_row& r) {
                  {"min_p", r.test->min_p},
                  {"too_few_samples", r.test->too_few_samples},
                  {"significant", r.test->significant}};
+  if (r.one_value) {
+    j["one_value"] = true;
+    if (r.sign_p) j["sign_test_p"] = *r.sign_p;
+    if (!r.decided_by.empty()) j["decided_by"] = r.decided_by;
+  }
   if (r.reference)
     j["reference"] = {{"system", r.reference->system},
                       {"expected", r.reference->expected},

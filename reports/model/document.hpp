@@ -56,6 +56,24 @@ struct line_chart {
   std::vector<reference_line> lines;
 };
 
+// One cell of a matrix given as a list (heatmap::cells).
+struct heatmap_cell {
+  std::size_t row = 0;
+  std::size_t col = 0;
+  double value = 0;
+};
+
+// A run of rows (and the same columns) that belong together, e.g. the nodes of one leaf switch:
+// the drawing marks where each group starts; a marked group (a slow uplink) is outlined in red,
+// its rows, its columns or both (on a directed matrix: slow out of the group, into it).
+struct heatmap_group {
+  std::size_t first = 0;
+  std::size_t count = 0;
+  std::string name;
+  bool marked_rows = false;
+  bool marked_cols = false;
+};
+
 // A matrix of values, GPU pairs against each other; empty cells are NaN.
 struct heatmap {
   std::string title;
@@ -66,9 +84,16 @@ struct heatmap {
   std::vector<std::string> rows;
   std::vector<std::string> cols;
   std::vector<std::vector<double>> values;
+  // In raster form the cells may come as a list instead of `values` (left empty): a large sparse
+  // matrix, whose unlisted cells are empty, without N^2 values in memory.
+  std::vector<heatmap_cell> cells;
+  std::vector<heatmap_group> groups;
   // Suspects: a row and column to mark in full (a slow node), single cells (a slow link; give
-  // both (a, b) and (b, a) for a symmetric matrix).
+  // both (a, b) and (b, a) for a symmetric matrix); on a directed matrix a row alone (slow to
+  // send) or a column alone (slow to receive).
   std::vector<std::size_t> marked_lines;
+  std::vector<std::size_t> marked_rows;
+  std::vector<std::size_t> marked_cols;
   std::vector<std::pair<std::size_t, std::size_t>> marked_cells;
   std::string marks_label;  // what the marks mean, under the matrix
   // Cells as one raster image without values or names (a large matrix: N^2 vector rectangles

@@ -67,8 +67,17 @@ void check_and_label(std::vector<run_input>& runs) {
     ++hosts[host_of(r)];
   for (auto& r : runs) {
     const std::string host = host_of(r);
-    // Two runs of one host (before/after, TCP/RDMA) are told apart by when they started.
-    r.label = hosts[host] > 1 ? host + " " + r.file.run.started : host;
+    const std::string file = r.path.filename().string();
+    // Two runs of one host (before/after, TCP/RDMA) are told apart by when they started; two
+    // imported logs by their files, as the time of an import is only when it was read.
+    if (hosts[host] < 2)
+      r.label = host;
+    else if (host == file)  // logs of one name in different folders
+      r.label = r.path.string();
+    else if (!imported_from(r.file).empty() || r.file.run.suite == "import")
+      r.label = host + " (" + file + ")";
+    else
+      r.label = host + " " + r.file.run.started;
   }
 }
 

@@ -74,8 +74,11 @@ std::optional<path_kind> kind_of(const core::case_result& c) {
     // An imported nccl-tests log names no transport: "nccl", not "nccl/".
     const auto transport = param(c, "transport");
     const auto how = param(c, "backend") + (transport.empty() ? "" : "/" + transport);
+    // The out-of-place figure: nccl-tests validates it, and for all-to-all the in-place
+    // columns are not validated at all (#wrong N/A). In-place only where it is all there is.
+    const bool in_place = c.params.value("in_place", false);
     return path_kind{13, k.path + " " + k.operation + " " + how,
-                     operation_title(k.operation) + " " + how, false};
+                     operation_title(k.operation) + " " + how, false, in_place};
   }
   return std::nullopt;
 }
@@ -108,6 +111,28 @@ bool remote_numa(const core::case_result& c) {
 
 bool better(const path_figure& a, const path_figure& b) {
   return a.higher_is_better ? a.value > b.value : a.value < b.value;
+}
+
+}  // namespace
+
+std::size_t nics_per_node(const core::case_result& c) {
+  if (!c.context.is_object()) return 0;
+  if (const auto it = c.context.find("nics_per_node");
+      it != c.context.end() && it->is_number_integer() && it->get<long long>() > 0)
+    return static_cast<std::size_t>(it->get<long long>());
+  if (const auto it = c.context.find("interfaces"); it != c.context.end() && it->is_array())
+    return it->size();
+  return 0;
+}
+
+namespace {
+
+// A collective whose tool did not check its data (nccl-tests' #wrong N/A, `-c 0`).
+bool unvalidated(const core::case_result& c, std::uint64_t bytes) {
+  if (!c.imported || !c.kind.is(core::paths::collective)) return false;
+  for (const auto& p : c.points)
+    if (p.bytes == bytes) return !p.extra.contains("wrong");
+  return false;
 }
 
 std::string percent(double fraction) {
@@ -208,13 +233,21 @@ table headline_table(const run_input& run, const reference_set& refs) {
     const auto at = row.figure.bytes ? " at " + format_size(row.figure.bytes) : std::string();
     // Network people and their tools (perftest, iperf3) speak in Gb/s: both, so a figure can
     // be checked against the port speed and the tool's own output at a glance.
-    // A collective across nodes: its busbw is what each node's NIC carries, held against the
-    // port speed in Gb/s.
-    const bool across_nodes = c.kind.is(core::paths::collective) && c.params.value("nodes", 0) >= 2;
-    const auto bits = (c.kind.is(core::paths::network) || across_nodes) && row.figure.unit == "GB/s"
-                          ? " (" + format_value(row.figure.value * 8) + " Gb/s)"
-                          : std::string();
-    t.rows.push_back({row.path, figure_text(row.figure, false) + bits + at, rate,
+    // A collective across nodes: its busbw is what a node sends, shared by its NICs; in Gb/s
+    // per NIC (against the port speed) only where the NIC count is known, else not at all.
+    std::string bits;
+    if (row.figure.unit == "GB/s" && c.kind.is(core::paths::network))
+      bits = " (" + format_value(row.figure.value * 8) + " Gb/s)";
+    const std::size_t nics = nics_per_node(c);
+    if (row.figure.unit == "GB/s" && c.kind.is(core::paths::collective) &&
+        c.params.value("nodes", 0) >= 2 && nics > 0)
+      bits = nics == 1 ? " (" + format_value(row.figure.value * 8) + " Gb/s on its one NIC)"
+                       : fmt::format(" ({} Gb/s per NIC, {} NICs)",
+                                     format_value(row.figure.value * 8 / static_cast<double>(nics)),
+                                     nics);
+    std::string path = row.path;
+    if (unvalidated(c, row.figure.bytes)) path += ", data not checked (#wrong N/A)";
+    t.rows.push_back({path, figure_text(row.figure, false) + bits + at, rate,
                       percent(row.figure.fraction), ref, verdict(row.figure, matched)});
   }
   return t;

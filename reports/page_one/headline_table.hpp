@@ -21,6 +21,10 @@ struct headline_row {
   path_figure figure;
 };
 
+// How many NICs each node sends a collective through, where the case says: an imported log's
+// context `nics_per_node`, or the `interfaces` gpubench's own collective went through. 0: unknown.
+std::size_t nics_per_node(const core::case_result& c);
+
 // The rows of one run, in a fixed order of paths.
 std::vector<headline_row> headline_rows(const model::run_input& run);
 

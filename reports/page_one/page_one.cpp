@@ -6,6 +6,7 @@
 #include <fmt/ranges.h>
 
 #include "reports/model/text_format.hpp"
+#include "reports/page_one/band_checks.hpp"
 #include "reports/page_one/headline_table.hpp"
 #include "reports/page_one/machine_diagram.hpp"
 #include "reports/page_one/projection/projection.hpp"
@@ -97,6 +98,9 @@ section run_story(const run_input& run, const reference_set& refs, const report_
     s.blocks.emplace_back(std::move(t));
   else
     s.blocks.emplace_back(note{"Nothing was measured in this run, so there is no headline."});
+  // "Is it normal?": only where a published band fits the hardware; silent otherwise.
+  if (auto t = bands_table(band_checks(run, band_table::builtin())); !t.rows.empty())
+    s.blocks.emplace_back(std::move(t));
   const auto found = findings::evaluate(run);
   if (found.empty())
     s.blocks.emplace_back(paragraph{

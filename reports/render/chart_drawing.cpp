@@ -234,13 +234,15 @@ double heatmap_header(const heatmap& m, double cell) {
 void draw_heatmap_labels(cairo_t* cr, const heatmap& m, double x0, double y0, double cell) {
   const text_style head{8, false, -1, PANGO_ALIGN_LEFT, false};
   const bool upright = heatmap_header(m, cell) > 20;
-  auto marked = [&](std::size_t i) {
-    return std::find(m.marked_lines.begin(), m.marked_lines.end(), i) != m.marked_lines.end();
+  auto in = [](const std::vector<std::size_t>& v, std::size_t i) {
+    return std::find(v.begin(), v.end(), i) != v.end();
   };
+  auto marked_col = [&](std::size_t j) { return in(m.marked_lines, j) || in(m.marked_cols, j); };
+  auto marked = [&](std::size_t i) { return in(m.marked_lines, i) || in(m.marked_rows, i); };
   for (std::size_t j = 0; j < m.cols.size(); ++j) {
     const auto l = make_layout(cr, m.cols[j], head);
-    marked(j) ? cairo_set_source_rgb(cr, 0.80, 0.05, 0.05)
-              : cairo_set_source_rgb(cr, 0.2, 0.2, 0.2);
+    marked_col(j) ? cairo_set_source_rgb(cr, 0.80, 0.05, 0.05)
+                  : cairo_set_source_rgb(cr, 0.2, 0.2, 0.2);
     const double cx = x0 + (static_cast<double>(j) + 0.5) * cell;
     if (!upright) {
       draw_layout(cr, l.get(), cx - layout_width(l.get()) / 2, y0 - 16);
@@ -326,12 +328,16 @@ void draw_heatmap(cairo_t* cr, const heatmap& m, double width) {
   draw_text(cr, m.title + " (" + m.unit + ")", 4, 4,
             {11, true, width - 8, PANGO_ALIGN_LEFT, false});
   double lo = INFINITY, hi = -INFINITY;
+  auto range = [&](double v) {
+    if (!std::isfinite(v)) return;
+    lo = std::min(lo, v);
+    hi = std::max(hi, v);
+  };
   for (const auto& row : m.values)
     for (double v : row)
-      if (std::isfinite(v)) {
-        lo = std::min(lo, v);
-        hi = std::max(hi, v);
-      }
+      range(v);
+  for (const auto& c : m.cells)
+    range(c.value);
   const double x0 = 80, y0 = title_height + heatmap_header(m, cell);
   const double side = cell * static_cast<double>(m.rows.size());
   if (m.raster) {
@@ -343,7 +349,8 @@ void draw_heatmap(cairo_t* cr, const heatmap& m, double width) {
       const double y = y0 + static_cast<double>(i) * cell;
       for (std::size_t j = 0; j < m.cols.size(); ++j) {
         const double x = x0 + static_cast<double>(j) * cell;
-        const double v = j < m.values[i].size() ? m.values[i][j] : std::nan("");
+        const double v =
+            i < m.values.size() && j < m.values[i].size() ? m.values[i][j] : std::nan("");
         const double t = heatmap_shade(v, lo, hi, m.higher_is_better);
         set_heatmap_colour(cr, v, t);
         cairo_rectangle(cr, x, y, cell - 1, cell - 1);
@@ -360,6 +367,7 @@ void draw_heatmap(cairo_t* cr, const heatmap& m, double width) {
       }
     }
   }
+  draw_heatmap_groups(cr, m, {x0, y0, cell});
   draw_heatmap_marks(cr, m, {x0, y0, cell});
   cairo_set_source_rgb(cr, 0.2, 0.2, 0.2);
   std::string scale = std::isfinite(lo) ? "rows: " + m.row_label + ", columns: " + m.col_label +

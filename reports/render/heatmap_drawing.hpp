@@ -4,6 +4,8 @@
 
 #include <cairo.h>
 
+#include <cstddef>
+
 #include "reports/model/document.hpp"
 
 namespace gpubench::reports::render {
@@ -20,9 +22,18 @@ double heatmap_shade(double v, double lo, double hi, bool higher_is_better);
 // The cell colour: darker is better; grey for an empty cell (NaN).
 void set_heatmap_colour(cairo_t* cr, double v, double shade);
 
-// Every cell as one image, scaled into the grid; row and column ticks by index.
+// The raster image's side at most: beyond it one pixel stands for a block of cells (its worst).
+inline constexpr std::size_t max_raster_side = 640;
+
+// Every cell as one image, scaled into the grid; row and column ticks by index (by name when
+// the rows are grouped).
 void draw_heatmap_raster(cairo_t* cr, const model::heatmap& m, const heatmap_grid& g, double lo,
                          double hi);
+// Groups narrower than this on average (in surface units) get no boundary lines.
+inline constexpr double min_group_span = 8;
+
+// Lines where each group of rows and columns starts; a marked group outlined in red.
+void draw_heatmap_groups(cairo_t* cr, const model::heatmap& m, const heatmap_grid& g);
 // Red outlines around marked rows and columns (slow nodes) and rings around marked cells
 // (slow links); in raster form, ticks outside the matrix so a one-pixel row still shows.
 void draw_heatmap_marks(cairo_t* cr, const model::heatmap& m, const heatmap_grid& g);

@@ -136,10 +136,12 @@ std::optional<section> comparison_section(const std::vector<run_input>& runs) {
   s.blocks.emplace_back(paragraph{fmt::format(
       "Each run is set against the first, {}, with the comparison model of gpubench compare: "
       "medians side by side, the ratio, and a verdict that weighs the change against a {:g}% "
-      "threshold and a Mann-Whitney U test on the raw samples (alpha {:g}). Listed are the "
-      "points that changed (slower, lost, faster), at most {} a run; points within the "
-      "threshold or too noisy to call are counted.",
-      runs.front().label, options.threshold.global * 100, options.alpha, listed_changes)});
+      "threshold and a Mann-Whitney U test on the raw samples (alpha {:g}); a point of one "
+      "value (an imported log) by the sign test across its sweep, or alone when it moved by "
+      "{:g}x or more. Listed are the points that changed (slower, lost, faster), at most {} a "
+      "run; points within the threshold or too noisy to call are counted.",
+      runs.front().label, options.threshold.global * 100, options.alpha,
+      options.single_value_factor, listed_changes)});
   // Each pair's U tests on a core of its own: most of a many-run report's time.
   std::vector<compare::comparison> pairs(runs.size() - 1);
   core::parallel_for(pairs.size(),

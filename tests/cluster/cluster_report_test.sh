@@ -3,6 +3,7 @@
 # planted slow link; `gpubench report` writes HTML and PDF within seconds and names exactly the
 # planted node and link as suspects. An 8-node file checks the schema (validating a 1,000-node
 # file with Python's jsonschema takes minutes).
+# A 4,096-node sparse sweep (issue 35) checks the report of 4 matchings both ways, by leaf.
 # Usage: cluster_report_test.sh GPUBENCH SCHEMA
 set -u
 GPUBENCH=$1
@@ -16,6 +17,10 @@ py=/usr/bin/python3
 "$py" "$here/make_cluster_result.py" --out "$TEST_TMP/c8.json" --nodes 8 --slow-node node0003 \
   --slow-link node0001,node0006 >/dev/null || fail "generating 8 nodes"
 validate "$TEST_TMP/c8.json"
+# Format 1.4: a sparse sweep of 2 matchings, bandwidth both ways, two leaves.
+"$py" "$here/make_cluster_result.py" --out "$TEST_TMP/c8s.json" --nodes 8 --matchings 2 --both-ways \
+  --slow-way send --leaf-size 4 >/dev/null || fail "generating 8 nodes, 2 matchings"
+validate "$TEST_TMP/c8s.json"
 
 start=$(date +%s%N)
 planted=$("$py" "$here/make_cluster_result.py" --out "$TEST_TMP/c1000.json" --nodes 1000 --seed 7) ||
@@ -95,4 +100,35 @@ got=$(suspects "$TEST_TMP/c1000.html")
   fail "1,000 nodes: suspects were: ${got:0:400}"
 grep -q "data:image/png;base64" "$TEST_TMP/c1000.html" && pass "1,000-node matrix is an image" ||
   fail "no raster image in the 1,000-node HTML"
+
+# A sparse sweep at 4,096 nodes (format 1.4): 4 random matchings, bandwidth both ways, 128 leaves
+# of 32 nodes. The report reads the pairs through their slots, says how they were chosen, draws
+# one directed matrix per bandwidth case and stays small: a few thousand measured cells, not 16
+# million, in an image of at most 640 pixels a side.
+"$py" "$here/make_cluster_result.py" --out "$TEST_TMP/c4096.json" --nodes 4096 --seed 7 \
+  --matchings 4 --both-ways --slow-way send --leaf-size 32 >/dev/null || fail "generating 4,096 nodes"
+planned=$("$py" -c 'import json, sys; print(len(json.load(open(sys.argv[1]))["cluster"]["pair_list"]))' \
+  "$TEST_TMP/c4096.json")
+if took=$(timed "$GPUBENCH" report "$TEST_TMP/c4096.json" --html "$TEST_TMP/c4096.html" \
+  --pdf "$TEST_TMP/c4096.pdf" --md "$TEST_TMP/c4096.md"); then
+  pass "report of 4,096 nodes, 4 matchings"
+else
+  fail "report of 4,096 nodes: exit status $?"
+fi
+read -r wall cpu <<<"$took"
+html_size=$(stat -c %s "$TEST_TMP/c4096.html")
+echo "report of 4,096 nodes ($planned pairs, both ways): ${wall} s wall, ${cpu} s CPU; result $(stat -c %s "$TEST_TMP/c4096.json") bytes, HTML $html_size bytes, PDF $(stat -c %s "$TEST_TMP/c4096.pdf") bytes"
+"$py" -c "import sys; sys.exit(0 if float('$cpu') < 15 else 1)" && pass "4,096 nodes: report CPU time" ||
+  fail "report of 4,096 nodes took $cpu s of CPU"
+((html_size < 8000000)) && pass "4,096 nodes: HTML under 8 MB" || fail "4,096 nodes: HTML of $html_size bytes"
+grep -q "4 random matchings (seed 7): $("$py" -c "print(f'{$planned:,}')") of 8,386,560 node pairs measured" \
+  "$TEST_TMP/c4096.html" && pass "4,096 nodes: the overview says how the pairs were chosen" ||
+  fail "4,096 nodes: no plan in the overview"
+pngs=$(grep -o "data:image/png;base64" "$TEST_TMP/c4096.html" | wc -l)
+((pngs == 2)) && pass "4,096 nodes: two raster matrices (bandwidth both ways as one, latency)" ||
+  fail "4,096 nodes: $pngs raster images"
+grep -q "net.tcp.bandwidth 1M (streams=1) sending, pair median" "$TEST_TMP/c4096.html" &&
+  grep -q "leaf switch" "$TEST_TMP/c4096.html" &&
+  pass "4,096 nodes: node table by leaf, sending and receiving apart" ||
+  fail "4,096 nodes: node table without leaves or directions"
 finish

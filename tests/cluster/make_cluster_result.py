@@ -6,6 +6,8 @@ at a scale this machine cannot launch. Standard library only; per-pair summaries
   make_cluster_result.py --out cluster.json [--nodes 1000] [--slow-node NAME]
                          [--slow-link NAME,NAME] [--factor 0.25] [--noise 0.05] [--seed 1]
                          [--second-look --noisy-node NAME]
+                         [--matchings K] [--both-ways [--slow-way send|receive]] [--leaf-size L]
+                         [--slow-uplink LEAF]
 
 Node names are node0000, node0001, ...; the defaults plant node 2N/5 and the link between nodes
 N/10 and 7N/8. Prints the planted names on stdout, one per line: "node NAME", "link A B".
@@ -13,6 +15,12 @@ N/10 and 7N/8. Prints the planted names on stdout, one per line: "node NAME", "l
 measured again against three partners and the slow link again, both still slow, and a noisy
 node (host copy at a quarter in the first pass, default node N/2 or the next free one) that
 comes out as the others when every node runs the point again; printed as "unconfirmed NAME".
+Format 1.4 (docs/result.schema.json): --matchings K writes a sparse sweep (K random disjoint
+matchings from --seed, schedule.method "matchings" and pair_list; the planted link is added to
+the list when no matching drew it); --both-ways measures bandwidth both ways (direction to_peer,
+b -> a, and from_peer, a -> b), the slow node slow in both or, with --slow-way, only when it sends
+or only when it receives; --leaf-size L puts nodes on leaf switches of L nodes (leaf000, ...),
+and --slow-uplink LEAF slows that leaf's pairs with other leaves (with --slow-way, one way).
 """
 import argparse
 import json
@@ -62,6 +70,13 @@ def main():
     ap.add_argument("--second-look", action="store_true",
                     help="format 1.2 with the second look (see above)")
     ap.add_argument("--noisy-node", help="node name (default: node N/2 or the next free one)")
+    ap.add_argument("--matchings", type=int, default=0, help="K random matchings (default: all)")
+    ap.add_argument("--both-ways", action="store_true", help="bandwidth measured both ways")
+    ap.add_argument("--slow-way", choices=["both", "send", "receive"], default="both",
+                    help="with --both-ways: which way the slow node is slow")
+    ap.add_argument("--leaf-size", type=int, default=0, help="nodes per leaf switch")
+    ap.add_argument("--slow-uplink", help="with --leaf-size: a leaf (leaf001) whose pairs with "
+                    "other leaves are slow (--slow-way: out of it or into it)")
     a = ap.parse_args()
     n = a.nodes
     if n < 2 or n > 10000:
@@ -103,29 +118,69 @@ def main():
                           local_case("gpu.h2d", {"gpu": 0, "memory": "pinned", "engine": "ce"},
                                      1 << 26, 25.0, rng, a.noise)]})
 
-    def measurement(benchmark, metric, unit, better, nbytes, base, count):
+    if a.matchings < 0 or a.leaf_size < 0:
+        sys.exit("make_cluster_result.py: --matchings and --leaf-size must be 0 or more")
+    uplink = None
+    if a.slow_uplink:
+        if not a.leaf_size or not a.slow_uplink.startswith("leaf"):
+            sys.exit("make_cluster_result.py: --slow-uplink takes leafNNN and needs --leaf-size")
+        uplink = int(a.slow_uplink[4:])
+    pair_list = matchings(n, a.matchings, link, rng) if a.matchings else None
+    slots = ([(p[0], p[1]) for p in pair_list] if pair_list is not None else
+             [(x, y) for x in range(n) for y in range(x + 1, n)])
+
+    def measurement(benchmark, metric, unit, better, nbytes, base, count, way=None):
         median, p99, counts = [], [], []
-        for x in range(n):
-            for y in range(x + 1, n):
-                v = base * rng.uniform(1 - a.noise, 1 + a.noise)
-                if x == slow or y == slow or (x, y) == link:
+        for x, y in slots:
+            # The sender of this way: to_peer b -> a, from_peer a -> b.
+            sender = y if way == "to_peer" else x
+            receiver = x if way == "to_peer" else y
+            v = base * rng.uniform(1 - a.noise, 1 + a.noise)
+            if uplink is not None:
+                ways = {"both": (sender, receiver), "send": (sender,), "receive": (receiver,)}
+                crossing = (x // a.leaf_size == uplink) != (y // a.leaf_size == uplink)
+                if crossing and (way is None or any(e // a.leaf_size == uplink
+                                                    for e in ways[a.slow_way])):
+                    v = base * rng.uniform(1 - a.noise, 1 + a.noise)
                     v = v * a.factor if better == "higher" else v / a.factor
-                median.append(round(v, 3))
-                p99.append(round(v * (0.9 if better == "higher" else 1.3), 3))
-                counts.append(count)
-        return {"benchmark": benchmark, "params": {"streams": 1}, "bytes": nbytes,
+                    median.append(round(v, 3))
+                    p99.append(round(v * (0.9 if better == "higher" else 1.3), 3))
+                    counts.append(count)
+                    continue
+            slow_here = (x, y) == link or (
+                (x == slow or y == slow) if way is None or a.slow_way == "both" else
+                (sender == slow if a.slow_way == "send" else receiver == slow))
+            if slow_here:
+                v = v * a.factor if better == "higher" else v / a.factor
+            median.append(round(v, 3))
+            p99.append(round(v * (0.9 if better == "higher" else 1.3), 3))
+            counts.append(count)
+        params = {"streams": 1}
+        if way:
+            params["direction"] = way
+        return {"benchmark": benchmark, "params": params, "bytes": nbytes,
                 "metric": metric, "unit": unit, "better": better,
                 "median": median, "p99": p99, "count": counts}
 
-    pairs = [measurement("net.tcp.latency", "latency", "us", "lower", 8, 12.0, 1000),
-             measurement("net.tcp.bandwidth", "bandwidth", "GB/s", "higher", 1 << 20, 9.5, 100)]
+    pairs = [measurement("net.tcp.latency", "latency", "us", "lower", 8, 12.0, 1000)]
+    for way in (["to_peer", "from_peer"] if a.both_ways else [None]):
+        pairs.append(measurement("net.tcp.bandwidth", "bandwidth", "GB/s", "higher", 1 << 20, 9.5,
+                                 100, way))
     rounds = n - 1 if n % 2 == 0 else n
-    cluster = {"nodes": nodes, "schedule": {"rounds": rounds, "concurrency": 0},
-               "pairs": pairs, "failures": []}
+    schedule = {"rounds": rounds, "concurrency": 0}
+    if pair_list is not None:
+        schedule.update({"rounds": a.matchings, "method": "matchings", "matchings": a.matchings,
+                         "seed": a.seed})
+    cluster = {"nodes": nodes, "schedule": schedule, "pairs": pairs, "failures": []}
+    if pair_list is not None:
+        cluster["pair_list"] = pair_list
+    if a.leaf_size:
+        cluster["leaves"] = ["leaf%03d" % (i // a.leaf_size) for i in range(n)]
     if a.second_look:
         cluster["confirmation"] = second_look(n, slow, link, noisy, rng, a)
     result = {
-        "schema": "gpubench.result/1.2" if a.second_look else "gpubench.result/1",
+        "schema": ("gpubench.result/1.4" if a.matchings or a.both_ways or a.leaf_size else
+                   "gpubench.result/1.2" if a.second_look else "gpubench.result/1"),
         "tool": {"name": "gpubench", "version": "simulated", "git": "none"},
         "run": {"id": "simulated-%d-nodes-seed-%d" % (n, a.seed),
                 "started": "2026-01-01T00:00:00Z", "finished": "2026-01-01T00:00:00Z",
@@ -140,6 +195,23 @@ def main():
     print("link", names[link[0]], names[link[1]])
     if noisy is not None:
         print("unconfirmed", names[noisy])
+
+
+def matchings(n, k, link, rng):
+    """K random disjoint matchings: [a, b, round] with a < b, a pair drawn once (a node idle where
+    N is odd); the planted link is added in the last round when none drew it."""
+    seen, out = set(), []
+    for r in range(k):
+        order = list(range(n))
+        rng.shuffle(order)
+        for i in range(0, n - 1, 2):
+            pair = (min(order[i], order[i + 1]), max(order[i], order[i + 1]))
+            if pair not in seen:
+                seen.add(pair)
+                out.append([pair[0], pair[1], r])
+    if link not in seen:
+        out.append([link[0], link[1], k - 1])
+    return out
 
 
 def second_look(n, slow, link, noisy, rng, a):

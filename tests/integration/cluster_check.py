@@ -42,6 +42,8 @@ def main():
     ap.add_argument("--kinds", default="net.tcp.latency,net.tcp.bandwidth",
                     help="pair measurements the file must have")
     ap.add_argument("--stalled")
+    ap.add_argument("--went-on", action="store_true",
+                    help="with --stalled: the rounds went on without the node")
     a = ap.parse_args()
 
     doc = json.load(open(a.file))
@@ -65,6 +67,23 @@ def main():
         if doc["run"]["status"] != "partial":
             fail(f"run status {doc['run']['status']}, expected partial")
         print(f"ok: {a.stalled} stalled ({node['reason']}), run partial")
+        if a.went_on:
+            s = idx[a.stalled]
+            want = n - 1 if n % 2 == 0 else n
+            if cl["schedule"]["rounds"] != want:
+                fail(f"{cl['schedule']['rounds']} rounds ran, expected all {want}")
+            for m in cl["pairs"]:
+                for i in range(n):
+                    for j in range(i + 1, n):
+                        if s not in (i, j) and m["median"][pair_index(i, j, n)] is None:
+                            fail(f"{m['benchmark']}: {names[i]}-{names[j]} not measured")
+            why = [f["reason"] for f in cl["failures"]
+                   if f"not measured: {a.stalled} had stopped answering" in f["reason"]]
+            if not why:
+                fail(f"no pair says it was not measured because {a.stalled} stopped answering: "
+                     f"{cl['failures']}")
+            print(f"ok: every round ran without {a.stalled}; {len(why)} of its pairs not measured, "
+                  f"saying why ({why[0]!r})")
         return
 
     for node in cl["nodes"]:

@@ -73,8 +73,7 @@ TEST_F(ImportReal, NcclTests3OldFormatAlltoallWithValidationOff) {
   EXPECT_FALSE(largest(c).extra.contains("wrong"));  // N/A: not checked
   EXPECT_DOUBLE_EQ(largest(c).stats.median, 224.31);
   EXPECT_DOUBLE_EQ(largest(r.run.file.results.at(1)).stats.median, 226.16);  // in-place
-  // Out-of-place 224.31 (validated) or in-place 226.16, whichever the headline's rule takes.
-  EXPECT_NEAR(r.headline.at(0).figure.value, 225.2, 1.0);
+  EXPECT_NEAR(r.headline.at(0).figure.value, 224.31, 1e-9);  // out-of-place, not in-place
   EXPECT_TRUE(has_finding(r, "collective.log_average", "58.65 GB/s"));
 }
 
@@ -121,9 +120,9 @@ TEST_F(ImportReal, NcclTests6And7NvlinkAgainstP2pDisabled) {
   EXPECT_EQ(with.run.file.results[0].kind.operation, "allreduce");
   EXPECT_EQ(without.run.file.results[0].kind.operation, "allreduce");
   EXPECT_EQ(with.run.file.results[0].params.at("ranks"), 4);  // from busbw = 1.5 x algbw
-  // Out-of-place 370.70 or in-place 370.75, whichever the headline's rule takes.
-  EXPECT_NEAR(with.headline.at(0).figure.value, 370.7, 0.06);
-  EXPECT_NEAR(without.headline.at(0).figure.value, 19.98, 0.1);
+  // The headline takes the out-of-place figure (370.70), not the in-place one (370.75).
+  EXPECT_DOUBLE_EQ(with.headline.at(0).figure.value, 370.70);
+  EXPECT_DOUBLE_EQ(without.headline.at(0).figure.value, 19.98);
   EXPECT_FALSE(has_finding(with, "collective.busbw_falls"));
   EXPECT_TRUE(has_finding(without, "collective.busbw_falls", "24.27 GB/s"));
   EXPECT_LT(without.headline[0].figure.value / with.headline[0].figure.value, 0.1);

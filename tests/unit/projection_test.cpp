@@ -108,7 +108,7 @@ TEST(ProjectionSection, InterpolatesTheFixtureAndMarksExtrapolation) {
   // By hand: allreduce(100 MB) log-log between 8M and 128M: 34.69 ms on 1 node, 63.16 ms on
   // 4; step(1) = 0.2847 s, step(4) = 0.3132 s; speedup = 4 x 0.2847 / 0.3132 = 3.64, 91 %.
   EXPECT_EQ(t.rows[2][0], "4");
-  EXPECT_EQ(t.rows[2][1], "0.3132 s (63.16 ms)");
+  EXPECT_EQ(t.rows[2][1], "0.3132 s (63.16 ms, 20 % of the step)");
   EXPECT_EQ(t.rows[2][2], "3.64x (91 %)");
   EXPECT_EQ(t.rows[3][0], "8 (extrapolated)");
   EXPECT_EQ(t.rows[5][0], "32 (extrapolated)");
@@ -171,13 +171,13 @@ TEST(ProjectionSection, ShardedByHandOnAnExactRing) {
   // 2 x 0.40003 / 0.47509 = 1.68 (84 %); n = 4 (fit): 262.71 ms, step 0.51271 s, 3.12x (78 %);
   // n = 8: 281.7 ms, 0.5317 s, 6.02x (75 %).
   ASSERT_EQ(t.rows.size(), 5u);
-  EXPECT_EQ(t.rows[0][1], "0.4 s (150 ms)");
-  EXPECT_EQ(t.rows[1][1], "0.4751 s (225.1 ms)");
+  EXPECT_EQ(t.rows[0][1], "0.4 s (150 ms, 38 % of the step)");
+  EXPECT_EQ(t.rows[1][1], "0.4751 s (225.1 ms, 47 % of the step)");
   EXPECT_EQ(t.rows[1][2], "1.68x (84 %)");
   EXPECT_EQ(t.rows[2][0], "4 (extrapolated)");
-  EXPECT_EQ(t.rows[2][1], "0.5127 s (262.7 ms)");
+  EXPECT_EQ(t.rows[2][1], "0.5127 s (262.7 ms, 51 % of the step)");
   EXPECT_EQ(t.rows[2][2], "3.12x (78 %)");
-  EXPECT_EQ(t.rows[3][1], "0.5317 s (281.7 ms)");
+  EXPECT_EQ(t.rows[3][1], "0.5317 s (281.7 ms, 53 % of the step)");
   EXPECT_EQ(t.rows[3][2], "6.02x (75 %)");
   // The fit recovers the ring: alpha 10 us, B 10 GB/s, residuals 0.
   ASSERT_GE(p.tables.size(), 3u);
@@ -205,11 +205,11 @@ TEST(ProjectionSection, MoeByHandOnAnExactRing) {
   // step 0.29008 s; n = 2 (r = 4): 60.24 ms, step 0.31024 s, speedup 2 x 0.29008 / 0.31024 =
   // 1.870, efficiency 0.935 (94 %); n = 4 (r = 8, fit): 70.56 ms, step 0.32056 s, 3.62x (90 %).
   ASSERT_GE(t.rows.size(), 3u);
-  EXPECT_EQ(t.rows[0][1], "0.2901 s (40.08 ms)");
-  EXPECT_EQ(t.rows[1][1], "0.3102 s (60.24 ms)");
+  EXPECT_EQ(t.rows[0][1], "0.2901 s (40.08 ms, 14 % of the step)");
+  EXPECT_EQ(t.rows[1][1], "0.3102 s (60.24 ms, 19 % of the step)");
   EXPECT_EQ(t.rows[1][2], "1.87x (94 %)");
   EXPECT_EQ(t.rows[2][0], "4 (extrapolated)");
-  EXPECT_EQ(t.rows[2][1], "0.3206 s (70.56 ms)");
+  EXPECT_EQ(t.rows[2][1], "0.3206 s (70.56 ms, 22 % of the step)");
   EXPECT_EQ(t.rows[2][2], "3.62x (90 %)");
 }
 
@@ -268,7 +268,7 @@ TEST(ProjectionSection, OverlapAndStepTimeChangeTheNumbers) {
   ASSERT_TRUE(s);
   for (const auto& b : s->blocks)
     if (const auto* t = std::get_if<table>(&b); t && t->header[1] == "mpi, tcp step") {
-      EXPECT_EQ(t->rows[2][1], "0.1 s (63.16 ms)");
+      EXPECT_EQ(t->rows[2][1], "0.1 s (63.16 ms, 0 % of the step)");
       EXPECT_EQ(t->rows[2][2], "4.00x (100 %)");
     }
 }
@@ -299,11 +299,58 @@ TEST(ProjectionSummary, OneLineOnPageOne) {
   EXPECT_TRUE(shown);
 }
 
-TEST(ProjectionSection, NothingWithoutTwoNodeCounts) {
+TEST(ProjectionSection, OneNodeCountProjectsThatScale) {
   auto runs = allreduce_runs();
   std::erase_if(runs[0].file.results,
                 [](const core::case_result& c) { return c.params.value("nodes", 1) != 1; });
+  const auto s = projection_section(runs, report_options{});
+  ASSERT_TRUE(s);
+  const auto p = parts_of(*s);
+  ASSERT_FALSE(p.tables.empty());
+  const auto& t = *p.tables.front();
+  EXPECT_EQ(t.rows[0][0], "1");
+  // 100 MB at one node over MPI/TCP: 34.69 ms (the by-hand figure above); step 0.2847 s.
+  EXPECT_EQ(t.rows[0][1], "0.2847 s (34.69 ms, 12 % of the step)");
+  EXPECT_NE(p.text.find("Worked example (mpi, tcp, 25 M parameters, n = 1): comm(1) = 1 x 34.69 "
+                        "ms = 34.69 ms"),
+            std::string::npos)
+      << p.text;
+  const auto line = projection_summary(runs[0], report_options{});
+  ASSERT_TRUE(line);
+  EXPECT_NE(line->find("mpi, tcp at 1 node (measured): communication 34.69 ms per step, step "
+                       "0.2847 s, 12 % of it communicating"),
+            std::string::npos)
+      << *line;
+}
+
+TEST(ProjectionSection, NoCollectiveSaysWhatIsMissingOnlyWhenAsked) {
+  auto runs = allreduce_runs();
+  runs[0].file.results.clear();
   EXPECT_FALSE(projection_section(runs, report_options{}));
+  EXPECT_FALSE(projection_summary(runs[0], report_options{}));
+  report_options asked;
+  asked.training.parameters = 7e9;
+  const auto line = projection_summary(runs[0], asked);
+  ASSERT_TRUE(line);
+  EXPECT_NE(line->find("the data-parallel strategy needs allreduce; this run measured no "
+                       "collective"),
+            std::string::npos)
+      << *line;
+}
+
+TEST(ProjectionSection, ModelTooLargeForTheSweepSaysWhichMessage) {
+  report_options o;
+  o.training.parameters = 1e9;  // 4 GB of gradient: 31x the largest size (128 MiB)
+  const auto line = projection_summary(allreduce_runs()[0], o);
+  ASSERT_TRUE(line);
+  EXPECT_NE(line->find("nothing to project for the data-parallel strategy: the allreduce of 4 GB "
+                       "(1 B parameters) is not measured (largest measured: 128 MiB)"),
+            std::string::npos)
+      << *line;
+  o.training.parameters = 50e6;  // 200 MB: 1.5x the largest size, timed at its rate
+  const auto held = projection_summary(allreduce_runs()[0], o);
+  ASSERT_TRUE(held);
+  EXPECT_NE(held->find("at the largest measured size's rate"), std::string::npos) << *held;
 }
 
 }  // namespace

@@ -33,6 +33,8 @@ struct rule_options {
   double scaling_falloff = 0.7;      // allreduce busbw under this fraction of the first
                                      // multi-node count's "falls off"
   int min_siblings = 3;              // outliers are judged among at least this many peers
+  double collapse_factor = 2;        // busbw down by this factor from one size to the next ...
+  int collapse_sizes = 2;            // ... and staying down this many sizes "collapses"
 };
 
 // Every rule over one run, in a stable order (problems first).

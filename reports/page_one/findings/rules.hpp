@@ -22,6 +22,7 @@
   X("cluster.suspect", cluster_suspect_rule)       \
   X("collective.scaling", collective_scaling_rule) \
   X("collective.busbw_falls", busbw_falls_rule)    \
+  X("collective.busbw_collapse", collapse_rule)    \
   X("collective.log_average", log_average_rule)    \
   X("net.tcp_single_stream", single_stream_rule)   \
   X("net.mtu_small", mtu_rule)                     \

@@ -85,24 +85,28 @@ run_curves curves_for(const core::result_file& f, const std::vector<std::string>
       if (std::all_of(sg.ops.begin(), sg.ops.end(),
                       [&](const op_curves& oc) { return at_nodes(oc, cv.nodes) != nullptr; }))
         sg.node_counts.push_back(cv.nodes);
-    if (sg.node_counts.size() >= 2) out.groups.push_back(std::move(sg));
+    if (!sg.node_counts.empty()) out.groups.push_back(std::move(sg));
   }
   return out;
 }
 
 std::optional<op_time> time_at(const op_curves& c, long long nodes, double bytes) {
   if (const auto* cv = at_nodes(c, nodes)) {
-    const auto s = interpolate_seconds(cv->points, bytes);
-    if (!s) return std::nullopt;
-    return op_time{*s, false};
+    if (const auto s = interpolate_seconds(cv->points, bytes)) return op_time{*s, false, false};
+    if (cv->points.empty()) return std::nullopt;
+    const auto& top = cv->points.back();
+    if (bytes <= top.bytes || bytes > held_size_factor * top.bytes) return std::nullopt;
+    return op_time{top.seconds * bytes / top.bytes, false, true};
   }
   if (c.curves.empty() || nodes < c.curves.back().nodes || !c.fit) return std::nullopt;
-  // Beyond the measured node counts only, and only at a size the largest count measured.
+  // Beyond the measured node counts only, and only at a size the largest count measured (or
+  // held beyond it).
   const auto& last = c.curves.back().points;
-  if (last.empty() || bytes < last.front().bytes || bytes > last.back().bytes) return std::nullopt;
+  if (last.empty() || bytes < last.front().bytes || bytes > held_size_factor * last.back().bytes)
+    return std::nullopt;
   const auto s = predict_seconds(*c.fit, c.operation, double(nodes) * c.ranks_per_node, bytes);
   if (!s) return std::nullopt;
-  return op_time{*s, true};
+  return op_time{*s, true, bytes > last.back().bytes};
 }
 
 std::string measured_range_text(const op_curves& c, double bytes) {

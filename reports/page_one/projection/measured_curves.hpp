@@ -35,7 +35,7 @@ struct strategy_group {
 };
 
 struct run_curves {
-  std::vector<strategy_group> groups;  // groups with two or more common node counts
+  std::vector<strategy_group> groups;  // groups with one or more common node counts
   std::vector<std::string> missing;    // operations asked for that the run never measured
   std::vector<std::string> measured;   // collective operations the run measured at all
   bool multi_node = false;             // some operation was measured at two or more node counts
@@ -43,12 +43,19 @@ struct run_curves {
 
 run_curves curves_for(const core::result_file& f, const std::vector<std::string>& operations);
 
+// A message up to this many times the largest measured size is timed at that size's rate
+// (the time grows with the size, as it does once the bandwidth has levelled off), marked; a
+// larger one is not measured. A vendor's sweep that ends at 8 GiB still times a 14 GB gradient.
+inline constexpr double held_size_factor = 4;
+
 // The time of one operation of `bytes` at `nodes`: measured (interpolated log-log between
-// measured sizes) at a measured node count; from the fit beyond the largest measured node
-// count, and then only at a size inside the measured sizes. Nothing otherwise.
+// measured sizes) at a measured node count, or held at the largest size's rate up to
+// held_size_factor beyond it; from the fit beyond the largest measured node count, and then
+// only up to that same size. Nothing otherwise.
 struct op_time {
   double seconds = 0;
-  bool extrapolated = false;
+  bool extrapolated = false;  // from the fit, beyond the measured node counts
+  bool held = false;          // beyond the largest measured size, at its rate
 };
 std::optional<op_time> time_at(const op_curves& c, long long nodes, double bytes);
 

@@ -55,6 +55,7 @@ const op_curves& curves_of(const strategy_group& g, const std::string& operation
 struct comm_result {
   double seconds = 0;
   bool extrapolated = false;
+  bool held = false;  // a message beyond the largest measured size, timed at its rate
   const message* missing = nullptr;  // the message no time is known for
   std::vector<double> per_message;   // time of one operation of each message
 };
@@ -70,6 +71,7 @@ comm_result comm_per_step(const strategy_group& g, const std::vector<message>& m
     }
     r.seconds += m.per_step * t->seconds;
     r.extrapolated = r.extrapolated || t->extrapolated;
+    r.held = r.held || t->held;
     r.per_message.push_back(t->seconds);
   }
   return r;
@@ -78,6 +80,7 @@ comm_result comm_per_step(const strategy_group& g, const std::vector<message>& m
 struct row_math {
   comm_result comm, base;
   double step = 0, base_step = 0, speedup = 0, efficiency = 0;
+  double share = 0;  // of the step spent communicating (what overlap does not hide)
   long long base_nodes = 1;
 };
 
@@ -92,6 +95,7 @@ std::optional<row_math> compute(const strategy_group& g, const std::vector<messa
   m.base_step = step_seconds(o.step_compute_seconds, m.base.seconds, o.overlap);
   m.speedup = speedup(double(n), double(m.base_nodes), m.base_step, m.step);
   m.efficiency = m.speedup * double(m.base_nodes) / double(n);
+  m.share = m.step > 0 ? m.comm.seconds * (1 - o.overlap) / m.step : 0;
   return m;
 }
 
@@ -107,6 +111,13 @@ std::string worked_example(const strategy_group& g, const model_size& ms,
     return t;
   };
   const std::string ovl = fmt_g(o.overlap);
+  if (n == m.base_nodes)  // one node count: the step at that scale, nothing to scale against
+    return fmt::format(
+        "Worked example ({}, {}, n = {}): comm({}) = {} = {}; step({}) = {} + {} x (1 - {}) = {}; "
+        "share communicating = {} x (1 - {}) / {} = {:.0f} %.",
+        g.label, ms.name, n, n, sum(m.comm), millis(m.comm.seconds), n,
+        secs(o.step_compute_seconds), secs(m.comm.seconds), ovl, secs(m.step), secs(m.comm.seconds),
+        ovl, secs(m.step), 100 * m.share);
   return fmt::format(
       "Worked example ({}, {}, n = {}{}): comm({}) = {} = {}; step({}) = {} + {} x (1 - {}) = {}; "
       "comm({}) = {} = {}; step({}) = {} + {} x (1 - {}) = {}; speedup = ({} / {}) x {} / {} = "
@@ -139,7 +150,9 @@ void add_model(section& s, const std::string& run_label, const std::vector<strat
   table t;
   t.caption = fmt::format(
       "{}{}, {}, {}: per step {}; T = {}, overlap = {:g}. Cells: step time (communication per "
-      "step); speedup (efficiency); rows marked extrapolated come from the alpha-beta fit",
+      "step, the share of the step spent communicating); speedup (efficiency); rows marked "
+      "extrapolated come from the alpha-beta fit; \"largest size's rate\": a message beyond the "
+      "largest measured size, timed at that size's rate",
       run_label, ms.name, ms.basis, to_string(o.training.strategy), messages_text(msgs),
       secs(o.step_compute_seconds), o.overlap);
   t.header = {"nodes"};
@@ -179,9 +192,12 @@ void add_model(section& s, const std::string& run_label, const std::vector<strat
       }
       row_any = true;
       if (!extrapolated) any = true;
-      if (!extrapolated && n != m->base_nodes && (!example || example->first == &g))
+      if (!extrapolated && (n != m->base_nodes || g.node_counts.size() == 1) &&
+          (!example || example->first == &g))
         example = {&g, n};
-      row.push_back(fmt::format("{} ({})", secs(m->step), millis(m->comm.seconds)));
+      row.push_back(fmt::format("{} ({}, {:.0f} % of the step{})", secs(m->step),
+                                millis(m->comm.seconds), 100 * m->share,
+                                m->comm.held ? "; largest size's rate" : ""));
       row.push_back(fmt::format("{} ({:.0f} %)", format_ratio(m->speedup), 100 * m->efficiency));
     }
     if (extrapolated && !row_any) continue;
@@ -235,35 +251,75 @@ std::string strategy_text(const report_options& o) {
 std::optional<std::string> projection_summary(const run_input& run, const report_options& o) {
   const auto ops = operations_of(o.training.strategy);
   const auto rc = curves_for(run.file, ops);
-  if (!rc.multi_node) return std::nullopt;
   const std::string head = "Training projection (a model; section \"Training scaling projection\")";
+  const std::string strategy = to_string(o.training.strategy);
+  if (rc.measured.empty()) {
+    // Asked for (a model or a strategy on the command line): say what is missing. Otherwise a
+    // run of no collective (memory, GPU copies) has nothing to project and says nothing.
+    if (o.training.parameters <= 0 && o.training.strategy == training_strategy::data_parallel)
+      return std::nullopt;
+    return fmt::format("{}: the {} strategy needs {}; this run measured no collective.", head,
+                       strategy, operations_list(ops));
+  }
   if (!rc.missing.empty())
-    return fmt::format("{}: the {} strategy needs {}; this run measured only {}.", head,
-                       to_string(o.training.strategy), operations_list(ops),
-                       operations_list(rc.measured));
+    return fmt::format("{}: the {} strategy needs {}; this run measured only {}.", head, strategy,
+                       operations_list(ops), operations_list(rc.measured));
   if (rc.groups.empty())
     return fmt::format(
-        "{}: the {} strategy needs {} at two or more common node counts; this run "
-        "has none.",
-        head, to_string(o.training.strategy), operations_list(ops));
+        "{}: the {} strategy needs {} at a node count they were all measured at; this run has "
+        "none.",
+        head, strategy, operations_list(ops));
+  std::string missing;
   for (const auto& ms : models_of(o.training)) {
     const auto msgs = messages_per_step(o.training, ms.parameters);
     std::string cells;
     for (const auto& g : rc.groups) {
       const long long n = g.node_counts.back();
-      if (const auto m = compute(g, msgs, n, o))
-        cells += fmt::format("{}{} {:.0f} % at {} nodes", cells.empty() ? "" : ", ", g.label,
-                             100 * m->efficiency, n);
+      const auto m = compute(g, msgs, n, o);
+      if (!m) {
+        const auto c = comm_per_step(g, msgs, n);
+        if (missing.empty() && c.missing)
+          missing = fmt::format(
+              "the {} of {} ({}) is not measured ({})", operation_text(c.missing->operation),
+              size_text(c.missing->bytes), ms.name,
+              measured_range_text(curves_of(g, c.missing->operation), c.missing->bytes));
+        continue;
+      }
+      const std::string held = m->comm.held ? ", at the largest measured size's rate" : "";
+      if (g.node_counts.size() >= 2) {
+        cells += fmt::format("{}{} {:.0f} % at {} nodes ({:.0f} % of the step communicating{})",
+                             cells.empty() ? "" : "; ", g.label, 100 * m->efficiency, n,
+                             100 * m->share, held);
+        continue;
+      }
+      // One node count: what a step costs at that scale; beyond it only the fit, marked.
+      const bool fit = std::all_of(g.ops.begin(), g.ops.end(),
+                                   [](const op_curves& oc) { return oc.fit.has_value(); });
+      cells += fmt::format(
+          "{}{} at {} node{} (measured): communication {} per step{}, step {}, {:.0f} % of it "
+          "communicating; {}",
+          cells.empty() ? "" : "; ", g.label, n, n == 1 ? "" : "s", millis(m->comm.seconds), held,
+          secs(m->step), 100 * m->share,
+          fit ? fmt::format("more nodes only from the alpha-beta fit, marked extrapolated in the "
+                            "section")
+              : fmt::format("nothing fits beyond {} node{}: a second node count would measure "
+                            "the scaling",
+                            n, n == 1 ? "" : "s"));
     }
-    if (!cells.empty())
-      return fmt::format(
-          "{}: {}, {}, T = {}, overlap = {}: scaling efficiency {} (measured; "
-          "larger node counts are extrapolated there).",
-          head, ms.name, to_string(o.training.strategy), secs(o.step_compute_seconds),
-          fmt_g(o.overlap), cells);
+    if (cells.empty()) continue;
+    const bool scaling =
+        std::any_of(rc.groups.begin(), rc.groups.end(),
+                    [](const strategy_group& g) { return g.node_counts.size() >= 2; });
+    return fmt::format("{}: {}, {}, T = {}, overlap = {}: {}{}.", head, ms.name, strategy,
+                       secs(o.step_compute_seconds), fmt_g(o.overlap),
+                       scaling ? "scaling efficiency " : "", cells) +
+           (scaling ? " Larger node counts are extrapolated there." : "");
   }
-  return fmt::format("{}: the messages of the {} strategy lie outside the measured sizes.", head,
-                     to_string(o.training.strategy));
+  return fmt::format(
+      "{}: nothing to project for the {} strategy: {}. Measure the sizes the step sends "
+      "(gpubench run --suite collectives --sizes ...), or give --bucket to send it in smaller "
+      "messages.",
+      head, strategy, missing.empty() ? "its messages lie outside the measured sizes" : missing);
 }
 
 std::optional<section> projection_section(const std::vector<run_input>& runs,
@@ -280,8 +336,11 @@ std::optional<section> projection_section(const std::vector<run_input>& runs,
       "speedup(n) x n0 / n, n0 the smallest node count measured (1 in the usual case). "
       "time(operation, size, n) at a measured node count is the time one operation took there "
       "(the time each case records), at the size itself when measured, else interpolated "
-      "log-log between the two nearest measured sizes; a size outside the measured ones is "
-      "shown as not measured. Rows beyond the largest measured node count are marked "
+      "log-log between the two nearest measured sizes; a size beyond the largest measured one, "
+      "up to 4x it, is timed at the largest size's rate and marked so; any other size is shown "
+      "as not measured. With one node count measured, the table shows that scale: the "
+      "communication per step, the step time and the share of it spent communicating. Rows beyond "
+      "the largest measured node count are marked "
       "extrapolated: their times come from the alpha-beta fit of a ring shown below, with its "
       "residuals, never from a measurement. The model leaves out everything but compute and "
       "these collectives: overlap beyond the fraction given, topology-aware and hierarchical "
@@ -296,7 +355,7 @@ std::optional<section> projection_section(const std::vector<run_input>& runs,
   bool any = false, example_done = false;
   for (const auto& run : runs) {
     const auto rc = curves_for(run.file, ops);
-    if (!rc.multi_node) continue;
+    if (rc.measured.empty()) continue;
     any = true;
     const std::string label = runs.size() > 1 ? run.label + ": " : "";
     if (!rc.missing.empty()) {
