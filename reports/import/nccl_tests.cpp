@@ -50,6 +50,7 @@ struct table_shape {
   std::vector<std::string> meta;  // the columns before the first "time": size, count, type...
   std::size_t groups = 0;         // 2: out-of-place and in-place
   std::size_t width = 4;          // columns a group: time algbw busbw #wrong (+ 4 with -I)
+  bool timestamp = false;         // -S: each row ends with "YYYY-MM-DD HH:MM:SS"
 };
 
 constexpr const char* per_iter_columns[] = {"i_min", "i_max", "i_p99", "i_cv%"};
@@ -73,6 +74,7 @@ std::optional<table_shape> parse_table_header(std::string_view body) {
       if (i + k >= f.size() || f[i + k] != per_iter_columns[k - 4]) return std::nullopt;
     ++s.groups;
   }
+  s.timestamp = i < f.size() && f[i] == "timestamp";
   if (s.groups == 0 || s.groups > 2 || s.meta.size() < 2) return std::nullopt;
   return s;
 }
@@ -89,8 +91,15 @@ std::optional<table_shape> parse_table_header(std::string_view body) {
        line.text);
 }
 
-nccl_size_row parse_row(const std::vector<std::string_view>& f, const table_shape& shape,
+nccl_size_row parse_row(std::vector<std::string_view> f, const table_shape& shape,
                         const text_line& line, const import_options& o) {
+  // -S's time of the row ("2026-07-01 10:00:00") is no figure: kept aside.
+  std::string stamp;
+  if (shape.timestamp && f.size() >= 2 && f[f.size() - 2].find('-') != std::string_view::npos &&
+      f.back().find(':') != std::string_view::npos) {
+    stamp = std::string(f[f.size() - 2]) + " " + std::string(f.back());
+    f.resize(f.size() - 2);
+  }
   const std::size_t figures = shape.width * shape.groups;
   const auto bad = [&] { bad_row(shape, line, o); };
   if (f.size() < 2 + figures || f.size() > shape.meta.size() + figures) bad();
@@ -126,6 +135,7 @@ nccl_size_row parse_row(const std::vector<std::string_view>& f, const table_shap
       if (!v) bad();
       fig.extra[per_iter_extra[k - 4]] = *v;
     }
+    if (!stamp.empty()) fig.extra["timestamp"] = stamp;
     r.groups.push_back(fig);
   }
   return r;

@@ -245,5 +245,16 @@ TEST(ImportShapes, BytesThatAreNotUtf8BecomeQuestionMarks) {
             "b???c?");
 }
 
+TEST(ImportShapes, NcclTimestampColumnIsNoFigure) {
+  const auto f = import_own("nccl-timestamps.txt");  // -S: each row ends with its time
+  ASSERT_EQ(f.results.size(), 2u);
+  const auto& c = f.results[0];
+  EXPECT_EQ(c.kind.operation, "broadcast");
+  ASSERT_EQ(c.points.size(), 2u);
+  EXPECT_DOUBLE_EQ(c.points[1].stats.median, 41.94);
+  EXPECT_EQ(c.points[1].extra.at("timestamp"), "2026-07-01 10:00:01");
+  EXPECT_EQ(c.points[1].extra.at("wrong"), 0);
+}
+
 }  // namespace
 }  // namespace gpubench::test_import
