@@ -1,5 +1,6 @@
 #include "reports/import/import_text.hpp"
 
+#include <cctype>
 #include <charconv>
 #include <cmath>
 
@@ -69,6 +70,58 @@ std::optional<std::uint64_t> to_count(std::string_view field) {
   const auto [ptr, ec] = std::from_chars(field.data(), end, v);
   if (field.empty() || ec != std::errc() || ptr != end) return std::nullopt;
   return v;
+}
+
+std::string valid_utf8(std::string_view text) {
+  std::string out(text);
+  std::size_t i = 0;
+  while (i < out.size()) {
+    const auto c = static_cast<unsigned char>(out[i]);
+    std::size_t n = 0;  // continuation bytes the lead byte announces
+    if (c < 0x80)
+      n = 0;
+    else if (c >= 0xc2 && c <= 0xdf)
+      n = 1;
+    else if (c >= 0xe0 && c <= 0xef)
+      n = 2;
+    else if (c >= 0xf0 && c <= 0xf4)
+      n = 3;
+    else {
+      out[i++] = '?';
+      continue;
+    }
+    bool ok = true;
+    for (std::size_t k = 1; ok && k <= n; ++k)
+      ok = i + k < out.size() && (static_cast<unsigned char>(out[i + k]) & 0xc0) == 0x80;
+    // Overlong three-byte forms, surrogates and code points beyond U+10FFFF are not UTF-8.
+    if (ok && n == 2) {
+      const auto d = static_cast<unsigned char>(out[i + 1]);
+      ok = !(c == 0xe0 && d < 0xa0) && !(c == 0xed && d >= 0xa0);
+    }
+    if (ok && n == 3) {
+      const auto d = static_cast<unsigned char>(out[i + 1]);
+      ok = !(c == 0xf0 && d < 0x90) && !(c == 0xf4 && d >= 0x90);
+    }
+    if (!ok) {
+      out[i++] = '?';
+      continue;
+    }
+    i += n + 1;
+  }
+  return out;
+}
+
+std::string prompt_host(std::string_view before) {
+  before = trim(before);
+  const auto at = before.find('@');
+  if (at == std::string_view::npos || at == 0) return {};
+  const auto end = before.find_first_of(": ", at);
+  if (end == std::string_view::npos || end == at + 1) return {};
+  const auto host = before.substr(at + 1, end - at - 1);
+  for (char c : host)
+    if (!(std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '-' || c == '.' || c == '_'))
+      return {};
+  return std::string(host);
 }
 
 void fail(const import_options& o, std::size_t line, std::string_view expected,

@@ -38,6 +38,14 @@ bool starts_with(std::string_view s, std::string_view prefix);
 std::optional<double> to_number(std::string_view field);
 std::optional<std::uint64_t> to_count(std::string_view field);
 
+// The text with each byte that is not part of valid UTF-8 replaced by '?': names and values a
+// log carries become JSON strings, which must be UTF-8 (line numbers stay as they were).
+std::string valid_utf8(std::string_view text);
+
+// The host of a shell prompt before a command ("root@node-7:~/dir# ib_write_bw ..." ->
+// "node-7"); empty when the text before the command is no such prompt.
+std::string prompt_host(std::string_view before_command);
+
 // Throws core::input_error "FILE:LINE: expected WHAT, found 'TEXT'" (exit 2). Line 0: the
 // whole file ("FILE: expected ...", for input that ends too early or holds nothing).
 [[noreturn]] void fail(const import_options& o, std::size_t line, std::string_view expected,

@@ -13,9 +13,11 @@
 #include "reports/import/iperf3.hpp"
 #include "reports/import/json_text.hpp"
 #include "reports/import/nccl_tests.hpp"
+#include "reports/import/nccl_tests_json.hpp"
 #include "reports/import/nvbandwidth_json.hpp"
 #include "reports/import/nvbandwidth_text.hpp"
 #include "reports/import/perftest.hpp"
+#include "reports/import/perftest_json.hpp"
 
 namespace gpubench::reports::import {
 
@@ -36,6 +38,8 @@ constexpr text_importer text_importers[] = {
     {"nccl-tests", looks_like_nccl_tests, parse_nccl_tests},
     {"nvbandwidth", looks_like_nvbandwidth_text, parse_nvbandwidth_text},
     {"perftest", looks_like_perftest, parse_perftest},
+    // perftest's JSON is often invalid JSON (perftest_json.hpp): read as text, then repaired.
+    {"perftest-json", looks_like_perftest_json, parse_perftest_json},
 };
 
 // JSON formats are told apart by the first key of their document, which each tool writes
@@ -45,10 +49,12 @@ struct json_importer {
   const char* format;
   const char* first_key;
   core::result_file (*parse)(const nlohmann::json&, const import_options&);
+  const char* mark = nullptr;  // where the first key is common: a text the document holds too
 };
 constexpr json_importer json_importers[] = {
     {"nvbandwidth-json", nvbandwidth_json_key, parse_nvbandwidth_json},
     {"iperf3", iperf3_json_key, parse_iperf3},
+    {"nccl-tests-json", nccl_tests_json_key, parse_nccl_tests_json, nccl_tests_json_mark},
 };
 
 // The first key of a JSON object's text ('{ "start": ...' -> "start"); empty if none.
@@ -84,7 +90,10 @@ std::string detect_format(std::string_view text) {
   if (looks_like_json(text)) {
     const std::string key = first_key(text);
     for (const auto& i : json_importers)
-      if (key == i.first_key) return i.format;
+      if (key == i.first_key && (!i.mark || text.find(i.mark) != std::string_view::npos))
+        return i.format;
+    for (const auto& i : text_importers)
+      if (i.looks_like(text)) return i.format;
     if (text.find("\"gpubench.result/") != std::string_view::npos) return "gpubench";
     return {};
   }
@@ -96,7 +105,7 @@ std::string detect_format(std::string_view text) {
 core::result_file import_text(std::string_view text, const import_options& o) {
   const std::string format = detect_format(text);
   for (const auto& i : text_importers)
-    if (format == i.format) return i.parse(text, o);
+    if (format == i.format) return i.parse(valid_utf8(text), o);
   for (const auto& i : json_importers)
     if (format == i.format) return i.parse(parse_json_text(text, o), o);
   if (format == "gpubench")
@@ -115,7 +124,9 @@ core::result_file load_result(const std::filesystem::path& path, const import_op
   if (looks_like_json(head) || trim(head).empty()) {
     const std::string key = first_key(head);
     if (std::none_of(std::begin(json_importers), std::end(json_importers),
-                     [&](const auto& i) { return key == i.first_key; }))
+                     [&](const auto& i) { return key == i.first_key; }) &&
+        std::none_of(std::begin(text_importers), std::end(text_importers),
+                     [&](const auto& i) { return i.looks_like(head); }))
       return core::read_result_file(path);
   }
   std::ostringstream rest;
@@ -138,12 +149,15 @@ core::result_file merge_imports(const std::vector<core::result_file>& files,
     for (const auto& [key, value] : f.system.items())
       if (!out.system.contains(key)) out.system[key] = value;
     for (const auto& c : f.results) {
-      const std::string key = c.benchmark + " " + c.params.dump();
+      const std::string key =
+          c.benchmark + " " +
+          c.params.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
       if (const auto [it, fresh] = seen.emplace(key, names[i]); !fresh)
         throw core::input_error(fmt::format(
             "{}: {} {} is in {} too: two runs of one test are two result files (import them "
             "apart, then compare them)",
-            names[i], c.benchmark, c.params.dump(), it->second));
+            names[i], c.benchmark,
+            c.params.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace), it->second));
       out.results.push_back(c);
     }
     out.run.id += ":" + names[i];

@@ -13,8 +13,8 @@
 
 namespace gpubench::reports::import {
 
-// The formats read: "gpubench", "nccl-tests", "nvbandwidth", "nvbandwidth-json", "perftest",
-// "iperf3"; empty when none matches.
+// The formats read: "gpubench", "nccl-tests", "nccl-tests-json", "nvbandwidth",
+// "nvbandwidth-json", "perftest", "perftest-json", "iperf3"; empty when none matches.
 std::string detect_format(std::string_view text);
 
 // The names of the formats importers read (for help and errors).

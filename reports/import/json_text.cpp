@@ -36,4 +36,9 @@ const nlohmann::json& member(const nlohmann::json& j, const char* key, nlohmann:
   return j.at(key);
 }
 
+std::string string_or_empty(const nlohmann::json& j, const char* key) {
+  if (!j.is_object() || !j.contains(key) || !j.at(key).is_string()) return {};
+  return j.at(key).get<std::string>();
+}
+
 }  // namespace gpubench::reports::import

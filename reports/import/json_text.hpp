@@ -17,4 +17,7 @@ nlohmann::json parse_json_text(std::string_view text, const import_options& o);
 const nlohmann::json& member(const nlohmann::json& j, const char* key, nlohmann::json::value_t type,
                              const import_options& o, std::string_view where);
 
+// The member `key` of `j` where it is a string; "" otherwise (absent, or of another type).
+std::string string_or_empty(const nlohmann::json& j, const char* key);
+
 }  // namespace gpubench::reports::import

@@ -9,6 +9,8 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "reports/import/nccl_tests_log.hpp"
+
 namespace gpubench::reports::import {
 
 namespace {
@@ -17,26 +19,11 @@ constexpr const char* known_operations[] = {
     "all_reduce", "all_gather", "reduce_scatter", "alltoall", "broadcast",
     "reduce",     "sendrecv",   "gather",         "scatter",  "hypercube"};
 
-// gpubench's name of an operation where it measures the same one (kind.hpp, collectives).
-std::string kind_operation(const std::string& op) {
-  if (op == "all_reduce") return "allreduce";
-  if (op == "all_gather") return "allgather";
-  return op;
-}
-
-struct device_line {
-  int rank = 0;
-  std::string host;
-  int device = 0;
-  std::string bus;
-  std::string name;
-};
-
 // "Rank  0 Group  0 Pid 6899 on host device  0 [0000:04:00] NVIDIA H100 80GB HBM3" (the
 // 2021 format has no Group).
-std::optional<device_line> parse_rank_line(std::string_view body) {
+std::optional<nccl_device> parse_rank_line(std::string_view body) {
   const auto f = split_fields(body);
-  device_line d;
+  nccl_device d;
   if (f.size() < 2 || f[0] != "Rank") return std::nullopt;
   const auto rank = to_count(f[1]);
   if (!rank || *rank > 1000000) return std::nullopt;
@@ -59,22 +46,16 @@ std::optional<device_line> parse_rank_line(std::string_view body) {
   return d;
 }
 
-struct row_figures {
-  double time_us = 0, algbw = 0, busbw = 0;
-  std::optional<std::uint64_t> wrong;  // none: N/A (validation off)
-};
-
-struct size_row {
-  std::uint64_t bytes = 0;
-  std::uint64_t count = 0;
-  std::string type;
-  std::vector<row_figures> groups;  // out-of-place, then in-place
-};
-
 struct table_shape {
   std::vector<std::string> meta;  // the columns before the first "time": size, count, type...
   std::size_t groups = 0;         // 2: out-of-place and in-place
+  std::size_t width = 4;          // columns a group: time algbw busbw #wrong (+ 4 with -I)
+  bool timestamp = false;         // -S: each row ends with "YYYY-MM-DD HH:MM:SS"
 };
+
+constexpr const char* per_iter_columns[] = {"i_min", "i_max", "i_p99", "i_cv%"};
+constexpr const char* per_iter_extra[] = {"iter_min_us", "iter_max_us", "iter_p99_us",
+                                          "iter_cv_pct"};
 
 // "#  size  count  type  redop  root  time  algbw  busbw #wrong  time ..." (old: "error").
 std::optional<table_shape> parse_table_header(std::string_view body) {
@@ -82,12 +63,18 @@ std::optional<table_shape> parse_table_header(std::string_view body) {
   if (f.size() < 5 || f[0] != "size") return std::nullopt;
   table_shape s;
   std::size_t i = 0;
-  for (; i < f.size() && f[i] != "time"; ++i)
+  const auto is_time = [](std::string_view c) { return c == "time" || c == "cputime"; };
+  for (; i < f.size() && !is_time(f[i]); ++i)
     s.meta.emplace_back(f[i]);
-  for (; i + 3 < f.size() && f[i] == "time"; i += 4) {
+  // -I adds i_min, i_max, i_p99, i_cv% after each group's #wrong.
+  if (i + 7 < f.size() && f[i + 4] == per_iter_columns[0]) s.width = 8;
+  for (; i + 3 < f.size() && is_time(f[i]); i += s.width) {
     if (f[i + 1] != "algbw" || f[i + 2] != "busbw") return std::nullopt;
+    for (std::size_t k = 4; k < s.width; ++k)
+      if (i + k >= f.size() || f[i + k] != per_iter_columns[k - 4]) return std::nullopt;
     ++s.groups;
   }
+  s.timestamp = i < f.size() && f[i] == "timestamp";
   if (s.groups == 0 || s.groups > 2 || s.meta.size() < 2) return std::nullopt;
   return s;
 }
@@ -96,20 +83,27 @@ std::optional<table_shape> parse_table_header(std::string_view body) {
 // operation prints of type, redop and root (older builds leave redop blank for alltoall).
 [[noreturn]] void bad_row(const table_shape& shape, const text_line& line,
                           const import_options& o) {
-  const std::size_t figures = 4 * shape.groups;
+  const std::size_t figures = shape.width * shape.groups;
   fail(o, line.number,
-       fmt::format("a table row of {} to {} columns ({}, then {} x time, algbw, busbw, #wrong)",
+       fmt::format("a table row of {} to {} columns ({}, then {} x time, algbw, busbw, #wrong{})",
                    2 + figures, shape.meta.size() + figures, fmt::join(shape.meta, ", "),
-                   shape.groups),
+                   shape.groups, shape.width > 4 ? ", i_min, i_max, i_p99, i_cv%" : ""),
        line.text);
 }
 
-size_row parse_row(const std::vector<std::string_view>& f, const table_shape& shape,
-                   const text_line& line, const import_options& o) {
-  const std::size_t figures = 4 * shape.groups;
+nccl_size_row parse_row(std::vector<std::string_view> f, const table_shape& shape,
+                        const text_line& line, const import_options& o) {
+  // -S's time of the row ("2026-07-01 10:00:00") is no figure: kept aside.
+  std::string stamp;
+  if (shape.timestamp && f.size() >= 2 && f[f.size() - 2].find('-') != std::string_view::npos &&
+      f.back().find(':') != std::string_view::npos) {
+    stamp = std::string(f[f.size() - 2]) + " " + std::string(f.back());
+    f.resize(f.size() - 2);
+  }
+  const std::size_t figures = shape.width * shape.groups;
   const auto bad = [&] { bad_row(shape, line, o); };
   if (f.size() < 2 + figures || f.size() > shape.meta.size() + figures) bad();
-  size_row r;
+  nccl_size_row r;
   const auto bytes = to_count(f[0]);
   const auto count = to_count(f[1]);
   if (!bytes || !count) bad_row(shape, line, o);
@@ -117,12 +111,31 @@ size_row parse_row(const std::vector<std::string_view>& f, const table_shape& sh
   r.count = *count;
   const std::size_t meta = f.size() - figures;
   if (meta > 2) r.type = std::string(f[2]);
+  // The root is the last of the meta columns where the header has one; a blank redop (older
+  // builds, nothing reduced) leaves one column fewer than the header.
+  const auto has = [&](const char* name) {
+    return std::find(shape.meta.begin(), shape.meta.end(), name) != shape.meta.end();
+  };
+  const bool rooted = has("root");
+  if (rooted && meta > 3) {
+    const auto field = f[meta - 1];
+    const bool minus = field.starts_with("-");
+    if (const auto v = to_count(minus ? field.substr(1) : field); v && *v < 1000000)
+      r.root = minus ? -static_cast<long long>(*v) : static_cast<long long>(*v);
+  }
+  if (has("redop") && meta > (rooted ? 4u : 3u)) r.redop = std::string(f[3]);
   for (std::size_t g = 0; g < shape.groups; ++g) {
-    const std::size_t at = meta + 4 * g;
+    const std::size_t at = meta + shape.width * g;
     const auto t = to_number(f[at]), a = to_number(f[at + 1]), b = to_number(f[at + 2]);
     if (!t || !a || !b || *t < 0 || *a < 0 || *b < 0) bad_row(shape, line, o);
-    row_figures fig{*t, *a, *b, to_count(f[at + 3])};
+    nccl_figures fig{*t, *a, *b, to_count(f[at + 3]), nlohmann::json::object()};
     if (!fig.wrong && f[at + 3] != "N/A") bad();
+    for (std::size_t k = 4; k < shape.width; ++k) {
+      const auto v = to_number(f[at + k]);
+      if (!v) bad();
+      fig.extra[per_iter_extra[k - 4]] = *v;
+    }
+    if (!stamp.empty()) fig.extra["timestamp"] = stamp;
     r.groups.push_back(fig);
   }
   return r;
@@ -135,22 +148,43 @@ std::string nccl_version(std::string_view code) {
   return fmt::format("{}.{}.{}", *v / 10000, *v / 100 % 100, *v % 100);
 }
 
-// The bus-bandwidth factor fixes the rank count of a log without device lines: allreduce
-// 2(n-1)/n, the (n-1)/n operations likewise; a factor of 1 says nothing.
-std::optional<int> ranks_from_factor(const std::string& op, double algbw, double busbw) {
-  if (!(algbw > 0) || !(busbw > 0)) return std::nullopt;
-  const double f = busbw / algbw;
-  double n = 0;
-  if (op == "all_reduce" && f > 1.01 && f < 2)
-    n = 2 / (2 - f);
-  else if ((op == "all_gather" || op == "reduce_scatter" || op == "alltoall") && f < 0.99)
-    n = 1 / (1 - f);
-  else
-    return std::nullopt;
-  const double r = std::round(n);
-  if (r < 2 || r > 100000 || std::fabs(n - r) > 0.05 * r) return std::nullopt;
-  return static_cast<int>(r);
-}
+// What NCCL's own INFO lines say of the run: the library, the network, GPUDirect RDMA and the
+// algorithm. One line at a time; the first mention wins.
+struct nccl_info {
+  std::string version, network, net_device, gdr, algorithm, protocol;
+
+  void read(std::string_view t) {
+    const auto take = [&](std::string& field, std::string_view after, std::string_view stop) {
+      const auto at = t.find(after);
+      if (!field.empty() || at == std::string_view::npos) return;
+      auto rest = trim(t.substr(at + after.size()));
+      rest = rest.substr(0, rest.find_first_of(stop));
+      field = std::string(trim(rest));
+    };
+    take(version, "NCCL version ", " +");
+    take(network, "Using network ", " ");
+    take(net_device, "NET/IB : Using ", ";");
+    take(algorithm, "NCCL_ALGO set by environment to ", " ");
+    take(protocol, "NCCL_PROTO set by environment to ", " ");
+    // "Connected all rings, use ring PXN 0 GDR 0"; "via NET/IB/1/GDRDMA" where it is on.
+    if (const auto at = t.find(" GDR "); gdr.empty() && at != std::string_view::npos) {
+      const auto v = trim(t.substr(at + 5)).substr(0, 1);
+      if (v == "0" || v == "1") gdr = std::string(v);
+    }
+    if (gdr.empty() && t.find("/GDRDMA") != std::string_view::npos) gdr = "1";
+    if (!algorithm.empty() && algorithm.back() == '.') algorithm.pop_back();
+    if (!protocol.empty() && protocol.back() == '.') protocol.pop_back();
+  }
+
+  void into(nlohmann::json& context) const {
+    if (!version.empty()) context["nccl_version"] = version;
+    if (!network.empty()) context["network"] = network;
+    if (!net_device.empty()) context["net_device"] = net_device;
+    if (!gdr.empty()) context["gdr"] = gdr == "1";
+    if (!algorithm.empty()) context["algorithm"] = algorithm;
+    if (!protocol.empty()) context["protocol"] = protocol;
+  }
+};
 
 }  // namespace
 
@@ -183,16 +217,22 @@ core::result_file parse_nccl_tests(std::string_view text, const import_options& 
   std::size_t shape_line = 0;
   std::optional<std::size_t> header_line, footer_line;
   std::optional<double> avg_busbw;
-  std::vector<device_line> devices;
-  std::vector<size_row> rows;
+  std::vector<nccl_device> devices;
+  std::vector<nccl_size_row> rows;
   std::size_t last = 0;
+  nccl_info info;
   for (const auto& line : lines) {
     last = line.number;
     const auto t = trim(line.text);
-    // NCCL's own log lines ("host:pid:tid [0] NCCL INFO ...") may interleave with the table.
+    // NCCL's own log lines ("host:pid:tid [0] NCCL INFO ...") may interleave with the table;
+    // what they say of the library and the network is kept.
     if (t.find("NCCL INFO") != std::string_view::npos ||
-        t.find("NCCL WARN") != std::string_view::npos)
+        t.find("NCCL WARN") != std::string_view::npos) {
+      info.read(t);
       continue;
+    }
+    if (starts_with(t, "NCCL version "))
+      info.read(t);  // printed without INFO under NCCL_DEBUG=WARN
     if (starts_with(t, "#")) {
       const auto body = trim(t.substr(1));
       const auto f = split_fields(body);
@@ -200,7 +240,9 @@ core::result_file parse_nccl_tests(std::string_view text, const import_options& 
         src.version = std::string(f[2]);
         for (const auto& field : f)
           if (starts_with(field, "nccl-library=")) nccl = nccl_version(field.substr(13));
-      } else if (starts_with(body, "Collective test starting:") && f.size() >= 4) {
+      } else if ((starts_with(body, "Collective test starting:") ||
+                  starts_with(body, "Collective test concluded:")) &&
+                 f.size() >= 4 && op.empty()) {
         // Only a known operation's name becomes part of the benchmark id.
         op = nccl_tests_operation(f[3]);
         if (!op.empty()) src.test = op + "_perf";
@@ -212,7 +254,8 @@ core::result_file parse_nccl_tests(std::string_view text, const import_options& 
       } else if (auto s = parse_table_header(body)) {
         // Rows are read by the columns of the header above them: a second header of other
         // columns would leave earlier rows short of its groups.
-        if (shape && (s->groups != shape->groups || s->meta != shape->meta))
+        if (shape &&
+            (s->groups != shape->groups || s->width != shape->width || s->meta != shape->meta))
           fail(o, line.number,
                "the table columns of the earlier header at line " + std::to_string(shape_line) +
                    " (one table per run)",
@@ -253,79 +296,17 @@ core::result_file parse_nccl_tests(std::string_view text, const import_options& 
   if (header_line && !footer_line)
     fail(o, last,
          "the '# Avg bus bandwidth' line that ends an nccl-tests run (the log ends early)");
-  if (op.empty() && !o.operation.empty()) {
-    op = nccl_tests_operation(o.operation);
-    if (op.empty()) fail(o, 0, "--op naming an nccl-tests operation", o.operation);
-  }
-  if (op.empty()) op = nccl_tests_operation(std::filesystem::path(o.name).stem().string());
-  if (op.empty())
-    fail(o, 0,
-         "a log naming its operation ('# Collective test starting' or the *_perf command line); "
-         "this one names none: give it with --op (all_reduce, all_gather, reduce_scatter, "
-         "alltoall, broadcast, reduce, sendrecv) to import or report");
-  if (src.test.empty()) src.test = op + "_perf";
-
-  std::set<std::string> hosts;
-  for (const auto& d : devices)
-    hosts.insert(d.host);
-  nlohmann::json params = {{"backend", "nccl"}};
-  nlohmann::json context = nlohmann::json::object();
-  if (!devices.empty()) {
-    params["nodes"] = static_cast<int>(hosts.size());
-    params["ranks"] = static_cast<int>(devices.size());
-  } else if (const auto n =
-                 ranks_from_factor(op, rows.back().groups[0].algbw, rows.back().groups[0].busbw)) {
-    params["ranks"] = *n;
-    context["ranks_from"] = "busbw / algbw of the largest size (the log has no device lines)";
-  }
-  if (!rows.front().type.empty()) params["dtype"] = rows.front().type;
-  if (avg_busbw) context["avg_busbw_reported"] = *avg_busbw;
-  if (hosts.size() > 1) context["hosts"] = hosts;
-
-  core::result_file file = imported_file(o);
-  for (std::size_t g = 0; g < shape->groups; ++g) {
-    core::case_result c = imported_case(
-        "nccl_tests." + src.test, core::collective_kind(kind_operation(op), {"nodes"}), src, true);
-    c.params = params;
-    c.params["in_place"] = g == 1;
-    c.context = context;
-    std::map<std::uint64_t, std::vector<const size_row*>> by_size;
-    for (const auto& r : rows)
-      if (r.bytes > 0) by_size[r.bytes].push_back(&r);  // size 0 moves nothing: no bandwidth
-    for (const auto& [bytes, same] : by_size) {
-      std::vector<double> values;
-      std::uint64_t wrong = 0;
-      bool checked = true;
-      for (const auto* r : same) {
-        values.push_back(r->groups[g].busbw);
-        if (r->groups[g].wrong)
-          wrong += *r->groups[g].wrong;
-        else
-          checked = false;
-      }
-      core::point_result p = point_of(bytes, values);
-      const auto& first = same.front()->groups[g];
-      p.extra = {{"algbw", first.algbw},
-                 {"busbw", first.busbw},
-                 {"time_us", first.time_us},
-                 {"elements", same.front()->count}};
-      if (checked) p.extra["wrong"] = wrong;
-      c.points.push_back(std::move(p));
-    }
-    if (c.points.empty()) fail(o, last, "a row of a size above 0 bytes");
-    file.results.push_back(std::move(c));
-  }
-  if (!devices.empty()) {
-    nlohmann::json gpus = nlohmann::json::array();
-    const std::string first = devices.front().host;
-    for (const auto& d : devices)
-      if (d.host == first)
-        gpus.push_back({{"index", d.device}, {"name", d.name}, {"pci_bus_id", d.bus}});
-    file.system["host"] = first;
-    file.system["gpus"] = gpus;
-  }
-  if (!nccl.empty()) file.system["software"] = {{"nccl", nccl}};
-  return file;
+  nccl_log log;
+  log.src = src;
+  log.op = op;
+  log.nccl = nccl.empty() ? info.version : nccl;
+  log.devices = std::move(devices);
+  log.rows = std::move(rows);
+  log.groups = shape->groups;
+  log.avg_busbw = avg_busbw;
+  info.into(log.context);
+  log.last_line = last;
+  return nccl_log_result(std::move(log), o);
 }
 
 }  // namespace gpubench::reports::import

@@ -78,9 +78,13 @@ core::result_file nvbandwidth_result(const nvbandwidth_run& run, const import_op
     if (!m || (!t.status.empty() && t.status != "Passed")) {
       // Not a copy bandwidth gpubench has a kind for, or not run: said, never guessed at.
       core::case_result c = imported_case(id, {}, src, true);
+      if (t.run > 0) c.params["run"] = t.run;
       c.status = core::case_status::skipped;
-      c.reason = m ? fmt::format("nvbandwidth reported the testcase as {}", t.status)
-                   : "an nvbandwidth testcase gpubench has no kind for (not a copy bandwidth)";
+      const bool not_run = !t.status.empty() && t.status != "Passed";
+      c.reason = not_run
+                     ? fmt::format("nvbandwidth reported the testcase as {}{}", t.status,
+                                   t.message.empty() ? "" : ": " + t.message)
+                     : "an nvbandwidth testcase gpubench has no kind for (not a copy bandwidth)";
       file.results.push_back(std::move(c));
       continue;
     }
@@ -125,7 +129,12 @@ core::result_file nvbandwidth_result(const nvbandwidth_run& run, const import_op
           c.context["src_host"] = host_of(params.at("src"));
           c.context["dst_host"] = host_of(params.at("dst"));
         }
+        // A bidirectional testcase's matrices (each direction, then their total) are cases
+        // of their own; several runs in one file are told apart by their order.
+        if (!t.part.empty()) params["measured"] = t.part;
+        if (t.run > 0) params["run"] = t.run;
         c.params = std::move(params);
+        if (t.cv) c.context["cv_reported"] = *t.cv;
         if (t.sum) c.context["sum_reported"] = *t.sum;
         if (hosts.size() > 1) c.context["hosts"] = hosts;
         // nvbandwidth prints one figure per cell (the median of its trials) and not the
@@ -144,6 +153,7 @@ core::result_file nvbandwidth_result(const nvbandwidth_run& run, const import_op
   }
   if (!gpus.empty()) file.system["gpus"] = gpus;
   if (!first.empty()) file.system["host"] = first;
+  if (first.empty() && !run.prompt_host.empty()) file.system["host"] = run.prompt_host;
   nlohmann::json sw = nlohmann::json::object();
   if (!run.driver.empty()) sw["driver"] = run.driver;
   if (!run.cuda_runtime.empty()) sw["cuda_runtime"] = run.cuda_runtime;

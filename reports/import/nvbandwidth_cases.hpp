@@ -20,15 +20,20 @@ struct nvbandwidth_device {
 
 struct nvbandwidth_test {
   std::string name;   // "device_to_device_memcpy_read_ce"
+  std::string part;   // one matrix of several (bidirectional: "read1", "read2", "total"); or ""
+  int run = 0;        // which run of a file holding several (0: the file holds one)
   std::string title;  // "memcpy CE GPU(row) -> GPU(column) bandwidth (GB/s)"
   std::vector<std::vector<std::optional<double>>> cells;  // N/A: none
   std::optional<double> sum;
-  std::string status;  // "" or "Passed"; "Waived", "Error", ...: not measured
+  std::string status;        // "" or "Passed"; "Waived", "Error", ...: not measured
+  std::string message;       // what nvbandwidth said with that status, where it said it
+  std::optional<double> cv;  // COEFFICIENT_OF_VARIATION (v0.10)
   std::size_t line = 0;
 };
 
 struct nvbandwidth_run {
   std::string version, git, driver, cuda_runtime, command;
+  std::string prompt_host;  // the host of a shell prompt before the command, where one is
   std::vector<nvbandwidth_device> devices;
   std::vector<nvbandwidth_test> tests;
 };

@@ -46,6 +46,28 @@ core::result_file parse_nvbandwidth_json(const nlohmann::json& j, const import_o
   run.git = text_of(root, "git_version");
   run.driver = text_of(root, "Driver Version");
   run.cuda_runtime = text_of(root, "CUDA Runtime Version");
+  // "0: NVIDIA H100 80GB HBM3 (00000000:19:00): (host)": index, name, bus id, host.
+  if (root.contains("GPU Device list") && root.at("GPU Device list").is_array())
+    for (const auto& entry : root.at("GPU Device list")) {
+      if (!entry.is_string()) continue;
+      const std::string& e = entry.get_ref<const std::string&>();
+      const auto colon = e.find(": ");
+      const auto index = colon == std::string::npos ? std::nullopt : to_count(e.substr(0, colon));
+      if (!index || *index > 100000) continue;
+      nvbandwidth_device d;
+      d.index = static_cast<int>(*index);
+      std::string rest = e.substr(colon + 2);
+      if (const auto host = rest.rfind("): ("); host != std::string::npos && rest.ends_with(")")) {
+        d.host = rest.substr(host + 4, rest.size() - host - 5);
+        rest.resize(host + 1);
+      }
+      if (const auto open = rest.rfind(" ("); open != std::string::npos && rest.ends_with(")")) {
+        d.bus = rest.substr(open + 2, rest.size() - open - 3);
+        rest.resize(open);
+      }
+      d.name = rest;
+      run.devices.push_back(std::move(d));
+    }
   const auto& tests = member(root, "testcases", value_t::array, o, "nvbandwidth");
   for (std::size_t i = 0; i < tests.size(); ++i) {
     const std::string where = fmt::format("nvbandwidth.testcases[{}]", i);
@@ -67,6 +89,25 @@ core::result_file parse_nvbandwidth_json(const nlohmann::json& j, const import_o
         test.cells.push_back(std::move(row));
       }
       if (t.contains("sum") && t.at("sum").is_number()) test.sum = t.at("sum").get<double>();
+    } else if (t.contains("error") && t.at("error").is_string()) {
+      test.message = t.at("error").get<std::string>();
+    }
+    // A bidirectional testcase adds its matrices (each direction, then the total) to one
+    // bandwidth_matrix, rows after rows, and keeps the last description and sum: split back.
+    const std::size_t columns = test.cells.empty() ? 0 : test.cells.front().size();
+    if (columns > 0 && test.cells.size() == 3 * columns &&
+        test.name.find("bidirectional") != std::string::npos) {
+      const bool read = test.name.find("_read") != std::string::npos;
+      const char* parts[] = {read ? "read1" : "write1", read ? "read2" : "write2", "total"};
+      for (std::size_t k = 0; k < 3; ++k) {
+        nvbandwidth_test part = test;
+        part.part = parts[k];
+        part.cells.assign(test.cells.begin() + static_cast<std::ptrdiff_t>(k * columns),
+                          test.cells.begin() + static_cast<std::ptrdiff_t>((k + 1) * columns));
+        if (k < 2) part.sum.reset();  // the sum written is the last matrix's
+        run.tests.push_back(std::move(part));
+      }
+      continue;
     }
     run.tests.push_back(std::move(test));
   }

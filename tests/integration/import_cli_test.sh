@@ -28,6 +28,25 @@ has '"imported": true' run.json
 has '"tool": "nccl-tests"' run.json
 "$py" "$here/validate_result.py" "$schema" run.json || fail "run.json does not match the schema"
 
+# The shapes of issue 36: bidirectional matrices, a session of perftest runs, a message-rate
+# run, UDP with its cap, an iperf3 error (a failed case, exit 0: the import worked), a failed
+# data check, nccl-tests' and perftest's JSON; the file written matches the schema.
+"$gpubench" import "$imp/nvbandwidth-bidir-v010.txt" "$imp/perftest-session.txt" \
+  "$imp/iperf3-udp-capped.json" "$imp/iperf3-error.json" "$imp/nccl-info-wrong-periter.txt" \
+  "$imp/nccl-tests-periter.json" "$imp/perftest-old.json" --out more.json 2>err ||
+  fail "import of issue 36's shapes: exit $?: $(cat err)"
+has '"message_rate"' more.json
+has '"rate_capped": true' more.json
+has 'iperf3 reported: unable to connect' more.json
+has '"measured": "total"' more.json
+"$py" "$here/validate_result.py" "$schema" more.json || fail "more.json does not match the schema"
+"$gpubench" import "$imp/nccl-allgather-ambiguous.txt" --out bad.json 2>err
+[[ $? == 2 ]] || fail "an ambiguous table: exit $?, expected 2"
+has "all_gather and alltoall fit the table" err
+"$gpubench" import "$imp/nccl-sendrecv-headerless.txt" --out sr.json 2>err ||
+  fail "a table that fits sendrecv only: exit $?: $(cat err)"
+has "inferred from the table" sr.json
+
 # Bad input: exit 2 naming file and line, nothing written, even beside a good file.
 "$gpubench" import "$imp/nvbandwidth-v08.txt" "$imp/nccl-truncated.txt" --op all_reduce \
   --out bad.json 2>err

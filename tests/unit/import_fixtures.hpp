@@ -32,6 +32,14 @@ inline std::optional<std::filesystem::path> real_folder() {
   return std::nullopt;
 }
 
+// The real outputs added later (<repo>/../shared/fixtures/real-new); absent: skip.
+inline std::optional<std::filesystem::path> real_new_folder() {
+  const auto p =
+      std::filesystem::path(GPUBENCH_SOURCE_ROOT) / ".." / "shared" / "fixtures" / "real-new";
+  if (std::filesystem::is_directory(p)) return p;
+  return std::nullopt;
+}
+
 // A real file's text after its "source: / machine: / notes:" block and the "---" line.
 inline std::string real_output(const std::filesystem::path& p) {
   const std::string text = read_text(p);

@@ -7,23 +7,12 @@
 #include <algorithm>
 
 #include "core/errors.hpp"
-#include "reports/model/report_inputs.hpp"
-#include "reports/page_one/findings/finding.hpp"
-#include "reports/page_one/headline_table.hpp"
-#include "tests/unit/import_fixtures.hpp"
+#include "tests/unit/import_real_fixture.hpp"
 
 namespace gpubench::test_import {
 namespace {
 
-namespace findings = reports::page_one::findings;
-
-struct imported_run {
-  reports::model::run_input run;
-  std::vector<findings::finding> found;
-  std::vector<reports::page_one::headline_row> headline;
-};
-
-class ImportReal : public ::testing::Test {
+class ImportReal : public RealOutputs {
  protected:
   void SetUp() override {
     folder_ = real_folder();
@@ -31,32 +20,6 @@ class ImportReal : public ::testing::Test {
       GTEST_SKIP() << "no real tool outputs: " << GPUBENCH_SOURCE_ROOT
                    << "/../shared/fixtures/real is absent (a checkout without the shared folder)";
   }
-
-  // Imports one file (its source block stripped) as `gpubench report` would, and evaluates it.
-  imported_run load(const std::string& name, const std::string& op = {}) {
-    reports::import::import_options o;
-    o.name = name;
-    o.operation = op;
-    imported_run r;
-    r.run.path = name;
-    r.run.file = reports::import::import_text(real_output(*folder_ / name), o);
-    std::vector<reports::model::run_input> runs{r.run};
-    reports::model::check_and_label(runs);
-    r.run = runs.front();
-    r.found = findings::evaluate(r.run);
-    r.headline = reports::page_one::headline_rows(r.run);
-    return r;
-  }
-
-  static bool has_finding(const imported_run& r, const std::string& rule,
-                          const std::string& part = {}) {
-    return std::any_of(r.found.begin(), r.found.end(), [&](const auto& f) {
-      return f.rule == rule &&
-             (f.title + " " + f.evidence + " " + f.subject).find(part) != std::string::npos;
-    });
-  }
-
-  std::optional<std::filesystem::path> folder_;
 };
 
 const core::point_result& largest(const core::case_result& c) {
@@ -64,8 +27,10 @@ const core::point_result& largest(const core::case_result& c) {
 }
 
 TEST_F(ImportReal, NcclTests1TwoNodeH100AllreducePlateauNotTheAverage) {
-  const auto r = load("nccl-tests-1.txt", "all_reduce");
+  const auto r = load("nccl-tests-1.txt");  // the operation read from the table
   const auto& c = r.run.file.results.at(0);
+  EXPECT_EQ(c.kind.operation, "allreduce");
+  EXPECT_EQ(c.context.at("operation_from").get<std::string>().find("inferred from the table"), 0u);
   EXPECT_EQ(c.params.at("nodes"), 2);
   EXPECT_EQ(c.params.at("ranks"), 16);
   EXPECT_EQ(c.points.size(), 31u);
@@ -81,8 +46,9 @@ TEST_F(ImportReal, NcclTests1TwoNodeH100AllreducePlateauNotTheAverage) {
 }
 
 TEST_F(ImportReal, NcclTests2TwoNodeA100DipThenHigherAtLargeSizes) {
-  const auto r = load("nccl-tests-2.txt", "all_reduce");
+  const auto r = load("nccl-tests-2.txt");
   const auto& c = r.run.file.results.at(0);
+  EXPECT_EQ(c.kind.operation, "allreduce");
   EXPECT_EQ(c.params.at("nodes"), 2);
   const auto at = [&](std::uint64_t b) {
     for (const auto& p : c.points)
@@ -111,13 +77,25 @@ TEST_F(ImportReal, NcclTests3OldFormatAlltoallWithValidationOff) {
   EXPECT_TRUE(has_finding(r, "collective.log_average", "58.65 GB/s"));
 }
 
-TEST_F(ImportReal, NcclTests4PartialSendrecvNeedsItsOperation) {
-  reports::import::import_options o{"nccl-tests-4.txt", ""};
-  EXPECT_THROW(reports::import::import_text(real_output(*folder_ / "nccl-tests-4.txt"), o),
-               core::input_error);
-  const auto r = load("nccl-tests-4.txt", "sendrecv");
+TEST_F(ImportReal, NcclTests3AlltoallIsAmbiguousWithoutOp) {
+  // Validation off: nothing tells all_gather from alltoall, so --op is asked for, by name.
+  reports::import::import_options o{"nccl-tests-3.txt", ""};
+  try {
+    reports::import::import_text(real_output(*folder_ / "nccl-tests-3.txt"), o);
+    FAIL() << "an ambiguous log was given an operation";
+  } catch (const core::input_error& e) {
+    EXPECT_NE(std::string(e.what()).find("all_gather and alltoall"), std::string::npos);
+    EXPECT_NE(std::string(e.what()).find("--op"), std::string::npos);
+  }
+}
+
+TEST_F(ImportReal, NcclTests4PartialSendrecvInferred) {
+  // busbw = algbw, each rank the whole size, in place not checked: sendrecv.
+  const auto r = load("nccl-tests-4.txt");
   const auto& c = r.run.file.results.at(0);
   EXPECT_EQ(c.kind.operation, "sendrecv");
+  EXPECT_NE(c.context.at("operation_from").get<std::string>().find("out-of-place checked only"),
+            std::string::npos);
   EXPECT_FALSE(c.params.contains("ranks"));  // busbw = algbw says nothing of the rank count
   EXPECT_DOUBLE_EQ(largest(c).stats.median, 195.10);
   EXPECT_FALSE(largest(r.run.file.results.at(1)).extra.contains("wrong"));  // in-place N/A
@@ -137,8 +115,10 @@ TEST_F(ImportReal, NcclTests5NewFramingSingleRowGb10Pair) {
 }
 
 TEST_F(ImportReal, NcclTests6And7NvlinkAgainstP2pDisabled) {
-  const auto with = load("nccl-tests-6.txt", "all_reduce");
-  const auto without = load("nccl-tests-7.txt", "all_reduce");
+  const auto with = load("nccl-tests-6.txt");  // both inferred: busbw = 1.5 x algbw
+  const auto without = load("nccl-tests-7.txt");
+  EXPECT_EQ(with.run.file.results[0].kind.operation, "allreduce");
+  EXPECT_EQ(without.run.file.results[0].kind.operation, "allreduce");
   EXPECT_EQ(with.run.file.results[0].params.at("ranks"), 4);  // from busbw = 1.5 x algbw
   // The headline takes the out-of-place figure (370.70), not the in-place one (370.75).
   EXPECT_DOUBLE_EQ(with.headline.at(0).figure.value, 370.70);
@@ -281,14 +261,8 @@ TEST_F(ImportReal, EveryFileImports) {
   for (const auto& entry : std::filesystem::directory_iterator(*folder_)) {
     const std::string name = entry.path().filename().string();
     if (name == "INDEX.md") continue;
-    reports::import::import_options o{name, ""};
-    // The logs that name no operation are imported with it given (the tests above).
-    if (name == "nccl-tests-3.txt")
-      o.operation = "alltoall";
-    else if (name == "nccl-tests-4.txt")
-      o.operation = "sendrecv";
-    else if (name.starts_with("nccl-tests-"))
-      o.operation = "all_reduce";
+    // Every log is read as it is; only nccl-tests-3 (validation off) cannot tell its operation.
+    reports::import::import_options o{name, name == "nccl-tests-3.txt" ? "alltoall" : ""};
     EXPECT_NO_THROW(reports::import::import_text(real_output(entry.path()), o)) << name;
   }
 }
