@@ -21,7 +21,8 @@ namespace gpubench::core {
 // 1.2: a cluster section may hold the second look at its suspects ("confirmation").
 // 1.3: a case read from another tool's output says so ("imported": true, "source").
 // 1.4: a cluster section says how its pairs were chosen ("schedule.method", "pair_list") and,
-//      where known, each node's leaf switch ("leaves").
+//      where known, each node's leaf switch ("leaves"); a case may measure a message rate
+//      (metric "message_rate", unit "Mpps": perftest's post-list runs).
 inline constexpr const char* result_schema_id = "gpubench.result/1.4";
 inline constexpr const char* result_schema_major = "gpubench.result/1";
 

@@ -67,8 +67,17 @@ std::optional<path_kind> kind_of(const core::case_result& c) {
   if (k.is(core::paths::network)) {
     const auto name = transport_title(k.transport);
     const int order = 7 + 2 * transport_rank(k.transport) + (latency ? 1 : 0);
-    return path_kind{order, k.path + " " + k.transport + " " + c.metric,
-                     name + (latency ? " latency, p50" : " bandwidth"), false};
+    // A run held to a sender's set rate (iperf3 -b) measured that rate, not the path's
+    // capacity: it stands in only where nothing else was measured, and says so.
+    const auto capped_it = c.context.is_object() ? c.context.find("rate_capped") : c.context.end();
+    const bool capped =
+        capped_it != c.context.end() && capped_it->is_boolean() && capped_it->get<bool>();
+    const std::string what = latency                      ? " latency, p50"
+                             : c.metric == "message_rate" ? " message rate"
+                             : capped ? " throughput at the sender's set rate (not capacity)"
+                                      : " bandwidth";
+    return path_kind{order, k.path + " " + k.transport + " " + c.metric, name + what, false,
+                     capped};
   }
   if (k.is(core::paths::collective)) {
     // An imported nccl-tests log names no transport: "nccl", not "nccl/".

@@ -153,6 +153,8 @@ TEST_F(ImportRealNew, Perftest7IsAMessageRate) {
   EXPECT_DOUBLE_EQ(c.points.at(0).stats.median, 7.498617);
   EXPECT_DOUBLE_EQ(c.points[0].extra.at("bw_average_gbytes_per_s").get<double>() * 8, 0.48);
   EXPECT_FALSE(c.points[0].extra.contains("bw_peak"));  // 0.00: not measured
+  ASSERT_EQ(r.headline.size(), 1u);
+  EXPECT_EQ(r.headline[0].path.rfind("RDMA message rate", 0), 0u) << r.headline[0].path;
 }
 
 TEST_F(ImportRealNew, Iperf3BidirBothDirectionsRateCapped) {
@@ -169,6 +171,10 @@ TEST_F(ImportRealNew, Iperf3BidirBothDirectionsRateCapped) {
     EXPECT_EQ(c.context.at("rate_capped"), true);  // -b 4M per stream: not a capacity figure
   }
   EXPECT_EQ(r.run.file.system.at("host"), "b43315123257");
+  // Page one never calls the sender's set rate the path's bandwidth.
+  ASSERT_FALSE(r.headline.empty());
+  EXPECT_NE(r.headline[0].path.find("set rate (not capacity)"), std::string::npos)
+      << r.headline[0].path;
 }
 
 }  // namespace
