@@ -29,6 +29,8 @@ struct band_check {
 
 // Every figure of one run a band covers, in the order of the metrics.
 std::vector<band_check> band_checks(const model::run_input& run, const model::band_table& bands);
+// The checks point into the table: it must outlive them, so never a temporary.
+std::vector<band_check> band_checks(const model::run_input& run, model::band_table&&) = delete;
 
 // "within the band published for H100 SXM (NVLink 4, PCIe 5.0): 51-55 GB/s, floor 48", "below
 // ...; 54 % of its low end, under the floor of 48".

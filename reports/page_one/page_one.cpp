@@ -99,7 +99,8 @@ section run_story(const run_input& run, const reference_set& refs, const report_
   else
     s.blocks.emplace_back(note{"Nothing was measured in this run, so there is no headline."});
   // "Is it normal?": only where a published band fits the hardware; silent otherwise.
-  if (auto t = bands_table(band_checks(run, band_table::builtin())); !t.rows.empty())
+  const auto bands = band_table::builtin();
+  if (auto t = bands_table(band_checks(run, bands)); !t.rows.empty())
     s.blocks.emplace_back(std::move(t));
   const auto found = findings::evaluate(run);
   if (found.empty())

@@ -74,8 +74,12 @@ assert x["machine_cpu_same_host"] == 1, x
 assert abs(x["machine_cpu_seconds_per_gb"] - x["machine_cpu_seconds_per_gb_client"]) < 1e-12, x
 # The receive path (veth, tbf's dequeue, TCP input) runs in softirq, which no thread's
 # getrusage holds apart: the machine's softirq time is there, and the whole is more than the
-# threads that moved the data.
-assert parts["softirq"] > 0, parts
+# threads that moved the data. /proc/stat counts in ticks (4 ms): on a busy machine one point
+# of under half a second can see none land in softirq, so it is summed over the run's cases
+# (to, from and both ways: every one crosses the same kernel's network stack).
+softirq = sum(p["extra"].get("machine_cpu_softirq_client", 0) for c in d["results"]
+              if c["status"] == "ok" for p in c["points"])
+assert softirq > 0, (softirq, parts)
 assert machine > threads, (machine, threads)
 assert x["machine_cpu_seconds_per_gb"] > x["cpu_seconds_per_gb"], x
 PY

@@ -55,6 +55,7 @@ TEST_F(ImportRealNew, NcclTests8FlatAt15WithGdrOff) {
     EXPECT_LT(p.stats.median, 15.2);
     EXPECT_EQ(p.extra.at("wrong"), 0);
   }
+  EXPECT_TRUE(has_finding(r, "collective.no_gdr", "GDR 0")) << "the page says why it is flat";
   EXPECT_EQ(c.status, core::case_status::ok);
 }
 

@@ -97,7 +97,8 @@ TEST(ReportBands, BadTablesAreRefusedWithTheField) {
 // A gpubench run on a machine whose GPUs are H100s: page one shows the band and its source.
 TEST(ReportBands, H100RunShowsTheBandAndItsSourceOnPageOne) {
   const auto runs = fixture_files::load({"gpu-h100.json"});
-  const auto checks = page_one::band_checks(runs.front(), band_table::builtin());
+  const auto table = band_table::builtin();  // the checks point into it
+  const auto checks = page_one::band_checks(runs.front(), table);
   const auto* h2d = check_of(checks, "h2d");
   ASSERT_TRUE(h2d);
   EXPECT_EQ(h2d->band->system, "h100-sxm");
@@ -137,7 +138,8 @@ TEST(ReportBands, NothingIsSaidWhereNoBandFits) {
     g["name"] = "NVIDIA GeForce RTX 2080 Ti";
   for (auto& g : runs.front().file.system["gpus"])
     g["pcie"] = "gen3 x16";
-  EXPECT_TRUE(page_one::band_checks(runs.front(), band_table::builtin()).empty());
+  const auto table = band_table::builtin();
+  EXPECT_TRUE(page_one::band_checks(runs.front(), table).empty());
   EXPECT_TRUE(page_one::bands_table({}).rows.empty());
 }
 

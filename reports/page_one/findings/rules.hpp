@@ -24,6 +24,7 @@
   X("collective.busbw_falls", busbw_falls_rule)    \
   X("collective.busbw_collapse", collapse_rule)    \
   X("collective.log_average", log_average_rule)    \
+  X("collective.no_gdr", no_gdr_rule)              \
   X("net.tcp_single_stream", single_stream_rule)   \
   X("net.mtu_small", mtu_rule)                     \
   X("net.tcp_retransmits", tcp_retransmits_rule)   \
