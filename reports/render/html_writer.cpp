@@ -12,7 +12,7 @@ using namespace model;
 
 namespace {
 
-constexpr const char* style = R"css(
+constexpr const char* stylesheet = R"css(
 body { font-family: "DejaVu Sans", "Segoe UI", Helvetica, Arial, sans-serif; color: #1a1a1a;
        max-width: 1100px; margin: 2em auto; padding: 0 1.5em; line-height: 1.4; }
 h1 { font-size: 1.7em; margin-bottom: 0.2em; }
@@ -74,7 +74,7 @@ std::string html_escape(const std::string& text) {
 std::string to_html(const document& doc) {
   std::string out = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n";
   out += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n";
-  out += "<title>" + html_escape(doc.title) + "</title>\n<style>" + style + "</style>\n";
+  out += "<title>" + html_escape(doc.title) + "</title>\n<style>" + stylesheet + "</style>\n";
   out += "</head>\n<body>\n<header>\n<h1>" + html_escape(doc.title) + "</h1>\n";
   for (const auto& line : doc.subtitle)
     out += "<p class=\"subtitle\">" + html_escape(line) + "</p>\n";
