@@ -35,7 +35,7 @@ struct run_options {
   std::string sizes;
   bool quick = false;
   bool quiet = false;
-  double point_timeout = 0;  // 0: each benchmark's own limit
+  double point_timeout = 0;                   // 0: each benchmark's own limit
   std::map<std::string, std::string> family;  // options added by benchmark families
   cluster_cli_options cluster;
 };

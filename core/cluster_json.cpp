@@ -49,13 +49,15 @@ planned_pair slot_pair(const cluster_section& c, std::size_t slot) {
                             std::to_string(pair_count(n)) + " pairs");
   // Row a starts at a(2n-a-1)/2: estimate a from the quadratic, then step to the exact row.
   const double nd = static_cast<double>(n);
-  auto a = static_cast<std::size_t>(
-      std::max(0.0, std::floor((2 * nd - 1 - std::sqrt((2 * nd - 1) * (2 * nd - 1) -
-                                                         8.0 * static_cast<double>(slot))) /
-                               2)));
+  auto a = static_cast<std::size_t>(std::max(
+      0.0, std::floor((2 * nd - 1 -
+                       std::sqrt((2 * nd - 1) * (2 * nd - 1) - 8.0 * static_cast<double>(slot))) /
+                      2)));
   const auto row = [n](std::size_t r) { return r * (2 * n - r - 1) / 2; };
-  while (a > 0 && row(a) > slot) --a;
-  while (a + 1 < n && row(a + 1) <= slot) ++a;
+  while (a > 0 && row(a) > slot)
+    --a;
+  while (a + 1 < n && row(a + 1) <= slot)
+    ++a;
   return {a, a + 1 + (slot - row(a)), 0};
 }
 

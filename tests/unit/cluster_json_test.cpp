@@ -88,7 +88,7 @@ TEST(PairSlots, ADenseSectionsSlotIsThePairIndexBothWays) {
     c.nodes.resize(n);
     ASSERT_EQ(slot_count(c), pair_count(n));
     const slot_lookup lookup(c);
-    for (std::size_t slot = 0; slot < slot_count(c); slot += n > 64 ? 997 : 1) {
+    for (std::size_t slot = 0; slot<slot_count(c); slot += n> 64 ? 997 : 1) {
       const auto p = slot_pair(c, slot);
       ASSERT_LT(p.a, p.b);
       ASSERT_EQ(pair_index(p.a, p.b, n), slot) << n << " nodes";

@@ -35,14 +35,14 @@ std::vector<finding> no_gdr_rule(const core::result_file& f, const rule_options&
     x.rule = "collective.no_gdr";
     x.level = severity::warning;
     x.subject = operation_title(c.kind.operation);
-    x.title = "NCCL ran without GPUDirect RDMA (GDR 0): every message is staged through host "
-              "memory";
-    x.evidence = fmt::format(
-        "the log's NCCL INFO lines say GDR 0{}; busbw peaks at {}{}",
-        device != c.context.end() && device->is_string()
-            ? " on " + device->get<std::string>()
-            : std::string(),
-        figure(best, "GB/s"), at_size(at));
+    x.title =
+        "NCCL ran without GPUDirect RDMA (GDR 0): every message is staged through host "
+        "memory";
+    x.evidence = fmt::format("the log's NCCL INFO lines say GDR 0{}; busbw peaks at {}{}",
+                             device != c.context.end() && device->is_string()
+                                 ? " on " + device->get<std::string>()
+                                 : std::string(),
+                             figure(best, "GB/s"), at_size(at));
     x.check =
         "Check that the nvidia-peermem module (or DMA-BUF) is loaded on every node and that "
         "NCCL_NET_GDR_LEVEL does not forbid it; a GPU and NIC under different PCIe root "
