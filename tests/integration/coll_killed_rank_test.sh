@@ -12,19 +12,36 @@ start=$(date +%s)
   --coll-timeout 60 --quiet --out "$tmp/r.json" >"$tmp/out.txt" 2>&1 &
 pid=$!
 # The ranks are grandchildren (gpubench -> mpirun -> ranks) whose command line names our
-# result file's directory: find one by that, never by a broad name.
-victim=""
-for _ in $(seq 1 200); do
-  launcher=$(ps -o pid= --ppid "$pid" | tr -d ' ' | head -1 || true)
-  if [[ -n $launcher ]]; then
-    victim=$(ps -o pid=,args= --ppid "$launcher" | awk '/ run --suite collectives/ {print $1}' | tail -1 || true)
-  fi
-  [[ -n $victim ]] && break
-  sleep 0.1
+# result file's directory: find one by that, never by a broad name. A rank found can be gone
+# by the time it is killed (a loaded machine); then look again while the run goes on.
+find_rank() {
+  local launcher victim=""
+  for _ in $(seq 1 200); do
+    launcher=$(ps -o pid= --ppid "$pid" | tr -d ' ' | head -1 || true)
+    if [[ -n $launcher ]]; then
+      victim=$(ps -o pid=,args= --ppid "$launcher" | awk '/ run --suite collectives/ {print $1}' | tail -1 || true)
+    fi
+    [[ -n $victim ]] && break
+    kill -0 "$pid" 2>/dev/null || break
+    sleep 0.1
+  done
+  echo "$victim"
+}
+killed=""
+for _ in 1 2 3; do
+  victim=$(find_rank)
+  [[ -n $victim ]] || break
+  sleep 1  # let it get into the measurement (the sweep lasts several seconds)
+  if kill -9 "$victim" 2>/dev/null; then killed=$victim; break; fi
 done
-[[ -n $victim ]] || { kill "$pid"; cat "$tmp/out.txt"; echo "FAIL: no rank process found"; exit 1; }
-sleep 1  # let it get into the measurement (the sweep lasts several seconds)
-kill -9 "$victim"
+if [[ -z $killed ]]; then
+  rc=0
+  kill "$pid" 2>/dev/null || true
+  wait "$pid" || rc=$?
+  cat "$tmp/out.txt"
+  echo "FAIL: no live rank process to kill (the run exited $rc)"
+  exit 1
+fi
 rc=0
 wait "$pid" || rc=$?
 elapsed=$(( $(date +%s) - start ))
