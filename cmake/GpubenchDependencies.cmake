@@ -117,6 +117,23 @@ else()
   gpubench_note("cairo+pango" "no" "disabled with GPUBENCH_ENABLE_CAIRO=OFF")
 endif()
 
+# The results store (history/, docs/history.md): SQLite always (the store is on by default),
+# PostgreSQL's client library for a fleet's shared store when found.
+pkg_check_modules(SQLITE3 REQUIRED IMPORTED_TARGET sqlite3)
+option(GPUBENCH_ENABLE_POSTGRESQL "Store results in PostgreSQL when libpq is found" ON)
+set(GPUBENCH_HAVE_POSTGRESQL OFF)
+if(GPUBENCH_ENABLE_POSTGRESQL)
+  pkg_check_modules(LIBPQ IMPORTED_TARGET libpq)
+  if(LIBPQ_FOUND)
+    set(GPUBENCH_HAVE_POSTGRESQL ON)
+    gpubench_note("PostgreSQL" "yes" "libpq ${LIBPQ_VERSION}: --store postgresql://...")
+  else()
+    gpubench_note("PostgreSQL" "no" "libpq not found (Debian: libpq-dev)")
+  endif()
+else()
+  gpubench_note("PostgreSQL" "no" "disabled with GPUBENCH_ENABLE_POSTGRESQL=OFF")
+endif()
+
 if(GPUBENCH_BUILD_TESTS)
   find_package(GTest)
   if(NOT GTest_FOUND)

@@ -15,6 +15,8 @@ packages=(
   libopenmpi-dev openmpi-bin
   libcairo2-dev libpango1.0-dev
   libssl-dev
+  # the results store (docs/history.md): SQLite, and PostgreSQL's client library
+  libsqlite3-dev libpq-dev
   iproute2 procps
 )
 # The tests, the micro-benchmarks and the side-by-side scripts.
@@ -23,6 +25,8 @@ test_packages=(
   poppler-utils chromium
   python3 python3-jsonschema
   iperf3 jq
+  # the store's tests: a throwaway PostgreSQL server, and both databases' command-line clients
+  postgresql postgresql-client sqlite3
   # the Slurm tests (tests/integration/slurm_launch_test.sh) start their own cluster
   slurmctld slurmd slurm-client munge
   sockperf qperf
