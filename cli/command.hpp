@@ -29,5 +29,7 @@ command setup_topo(CLI::App& app, const environment& env);
 command setup_compare(CLI::App& app, const environment& env);
 command setup_report(CLI::App& app, const environment& env);
 command setup_import(CLI::App& app, const environment& env);
+command setup_store(CLI::App& app, const environment& env);
+command setup_history(CLI::App& app, const environment& env);
 
 }  // namespace gpubench::cli

@@ -1,5 +1,6 @@
-// gpubench compare BASE.json NEW.json [--threshold PCT|ID=PCT]... [--references F] [--format F]:
-// the CI regression gate. Exit 0: no regression; 1: a regression; 2: bad usage or input.
+// gpubench compare BASE.json NEW.json [--threshold PCT|ID=PCT]... [--references F] [--format F],
+// or compare --history STORE NEW.json: the CI regression gate. Exit 0: no regression; 1: a
+// regression; 2: bad usage or input.
 #include <unistd.h>
 
 #include <algorithm>
@@ -11,6 +12,7 @@
 #include <fmt/format.h>
 
 #include "cli/command.hpp"
+#include "cli/compare_history.hpp"
 #include "core/errors.hpp"
 #include "core/result_json.hpp"
 #include "reports/compare/comparison.hpp"
@@ -34,7 +36,9 @@ struct compare_options {
   std::string system;
   std::string format = "text";
   std::string out;
-  std::string op;  // nccl-tests logs that name no operation
+  std::string op;       // nccl-tests logs that name no operation
+  std::string history;  // --history STORE: NEW against its series in the store
+  std::size_t min_history = 5;
   bool fail_on_removed = false;
 };
 
@@ -65,8 +69,49 @@ bool use_colour(const compare_options& o) {
          std::getenv("NO_COLOR") == nullptr;
 }
 
+// Text to stdout or --out; the exit code of the gate.
+int emit(const compare_options& o, const reports::compare::comparison& result,
+         reports::compare::output_format format) {
+  const std::string text = reports::compare::render(result, format, use_colour(o));
+  if (o.out.empty())
+    fmt::print("{}", text);
+  else
+    try {
+      core::write_file_atomically(o.out, text);
+    } catch (const std::exception& e) {
+      // Exit 1 means "regression" to a CI job; an unwritable --out is a usage problem.
+      throw core::usage_error(fmt::format("--out {}: {}", o.out, e.what()));
+    }
+  return result.regressed() ? 1 : 0;
+}
+
+int run_compare_history(const compare_options& o, const environment& env,
+                        reports::compare::output_format format) {
+  if (o.files.size() != 1 || !o.references.empty())
+    throw core::usage_error(
+        "compare --history STORE: give NEW.json alone (no BASE, no --references)");
+  if (!(o.alpha > 0 && o.alpha < 1))
+    throw core::usage_error(fmt::format("--alpha: {} is not between 0 and 1", o.alpha));
+  if (o.min_history < 2) throw core::usage_error("--min-history: at least 2 runs");
+  reports::import::import_options read;
+  read.operation = o.op;
+  const core::result_file fresh = reports::import::load_result(o.files[0], read);
+  history_gate_options options;
+  options.store = o.history;
+  options.alpha = o.alpha;
+  options.min_history = o.min_history;
+  options.threshold = reports::compare::parse_thresholds(o.thresholds);
+  if (const auto unknown =
+          reports::compare::unknown_threshold_keys(options.threshold, known_ids(env, {&fresh}));
+      !unknown.empty())
+    throw core::usage_error(
+        fmt::format("--threshold: '{}' names no benchmark (see `gpubench list`)", unknown.front()));
+  return emit(o, compare_with_history(fresh, o.files[0], options), format);
+}
+
 int run_compare(const compare_options& o, const environment& env) {
   const reports::compare::output_format format = reports::compare::parse_output_format(o.format);
+  if (!o.history.empty()) return run_compare_history(o, env, format);
   if (o.files.size() == 1 && o.references.empty())
     throw core::usage_error(
         "compare: give BASE.json and NEW.json, or NEW.json with --references F");
@@ -123,17 +168,7 @@ int run_compare(const compare_options& o, const environment& env) {
     if (!base) result.base_name = o.references;
   }
 
-  const std::string text = reports::compare::render(result, format, use_colour(o));
-  if (o.out.empty())
-    fmt::print("{}", text);
-  else
-    try {
-      core::write_file_atomically(o.out, text);
-    } catch (const std::exception& e) {
-      // Exit 1 means "regression" to a CI job; an unwritable --out is a usage problem.
-      throw core::usage_error(fmt::format("--out {}: {}", o.out, e.what()));
-    }
-  return result.regressed() ? 1 : 0;
+  return emit(o, result, format);
 }
 
 }  // namespace
@@ -163,6 +198,11 @@ command setup_compare(CLI::App& app, const environment& env) {
   sub->add_option("--op", o->op,
                   "nccl-tests logs that name no operation: which it is (all_reduce, alltoall, "
                   "...; docs/import.md)");
+  sub->add_option("--history", o->history,
+                  "The results store (SQLite file or postgresql://...): judge NEW against the "
+                  "latest segment of each of its series instead of a BASE file (docs/history.md)");
+  sub->add_option("--min-history", o->min_history,
+                  "With --history: fewest runs of a segment to judge against (default 5)");
   sub->add_flag("--fail-on-removed", o->fail_on_removed,
                 "A case or size BASE had and NEW lacks fails the gate too");
   sub->footer(

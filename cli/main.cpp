@@ -45,6 +45,8 @@ int run(int argc, char** argv) {
   commands.push_back(cli::setup_serve(app, env));
   commands.push_back(cli::setup_report(app, env));
   commands.push_back(cli::setup_import(app, env));
+  commands.push_back(cli::setup_store(app, env));
+  commands.push_back(cli::setup_history(app, env));
 
   std::vector<std::string> args = with_default_command(argc, argv);
   std::reverse(args.begin(), args.end());  // CLI11 takes them in reverse order

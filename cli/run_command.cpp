@@ -12,6 +12,7 @@
 #include "cli/run_cluster.hpp"
 #include "cli/run_setup.hpp"
 #include "cli/run_stop.hpp"
+#include "cli/store_location.hpp"
 #include "core/errors.hpp"
 #include "core/interrupt.hpp"
 #include "core/reporters/console_reporter.hpp"
@@ -33,6 +34,8 @@ struct run_options {
   std::string out;
   std::string peer;
   std::string sizes;
+  std::string store;  // empty: gpubench.db beside the result file
+  bool no_store = false;
   bool quick = false;
   bool quiet = false;
   double point_timeout = 0;                   // 0: each benchmark's own limit
@@ -56,6 +59,11 @@ void refuse_broken_launch() {
   const auto why = transports::mpi::launch_problem(
       transports::mpi::detect_launch(), transports::mpi::make_runtime()->library_version());
   if (why) throw core::usage_error(*why + "; nothing was run, no result file written");
+}
+
+// Rank 0 (or a run of one process) adds the result to the store, unless --no-store.
+bool rank0_stores(const run_options& o, const std::filesystem::path& out) {
+  return !o.no_store && transports::mpi::detect_launch().rank == 0 && !out.empty();
 }
 
 int run_run(const run_options& o, const environment& env) {
@@ -105,7 +113,10 @@ int run_run(const run_options& o, const environment& env) {
       settings.out = out;
       settings.quiet = o.quiet;
       settings.partial = &stop.file();
-      return stop.end(launch->run(selected, ctx, env.registry, std::move(file), settings));
+      const int code =
+          stop.end(launch->run(selected, ctx, env.registry, std::move(file), settings));
+      return rank0_stores(o, out) ? store_run_result(run_store_location(o.store, out), out, code)
+                                  : code;
     }
   }
 
@@ -131,7 +142,10 @@ int run_run(const run_options& o, const environment& env) {
   int code = 0;
   for (const auto& c : file.results)
     if (c.status == core::case_status::failed) code = 1;
-  return stop.end(code);
+  code = stop.end(code);
+  return !follower && rank0_stores(o, out)
+             ? store_run_result(run_store_location(o.store, out), out, code)
+             : code;
 }
 
 }  // namespace
@@ -148,6 +162,11 @@ command setup_run(CLI::App& app, const environment& env) {
   sub->add_option("--sizes", o->sizes,
                   "Message sizes MIN:MAX[:FACTOR]: MIN, MIN*FACTOR, ... up to MAX (FACTOR 2 unless "
                   "given), e.g. 4K:64M or 2:1M:8");
+  auto* store = sub->add_option("--store", o->store,
+                                "The results store the result is added to: an SQLite file, or "
+                                "postgresql://... (default: gpubench.db beside the result file; "
+                                "docs/history.md)");
+  sub->add_flag("--no-store", o->no_store, "Do not add the result to the store")->excludes(store);
   sub->add_flag("--quick", o->quick, "Smaller size sweeps, for a fast look");
   sub->add_flag("--quiet", o->quiet, "No progress lines");
   sub->add_option("--point-timeout", o->point_timeout,

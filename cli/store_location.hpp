@@ -1,0 +1,26 @@
+// Where the results store is (docs/history.md): `--store PATH|postgresql://...`, by default
+// results/gpubench.db, and for `run` gpubench.db beside its result file. `run` adds its result
+// there unless `--no-store`.
+#pragma once
+
+#include <filesystem>
+#include <string>
+
+#include <CLI/CLI.hpp>
+
+namespace gpubench::cli {
+
+inline constexpr const char* default_store = "results/gpubench.db";
+
+// Adds `--store` to a subcommand that reads or writes the store.
+void add_store_option(CLI::App& sub, std::string& store);
+
+// The store a run adds its result to: `option` when given, else gpubench.db beside `out`.
+std::string run_store_location(const std::string& option, const std::filesystem::path& out);
+
+// Adds the result file `out` of a run that ended with `code` to the store at `location`, and
+// says so on stdout. An interrupted run (130) is not stored. A store that fails is said on
+// stderr and makes a run that would end 0 end 1 (its result file is kept).
+int store_run_result(const std::string& location, const std::filesystem::path& out, int code);
+
+}  // namespace gpubench::cli
