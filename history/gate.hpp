@@ -41,7 +41,4 @@ gate_judgement judge_point(std::span<const double> segment, double value, bool h
 // (s * sqrt(1 + 1/n)) with n - 1 degrees of freedom. 1 when n < 2.
 double prediction_p(std::span<const double> segment, double value);
 
-// P(|T| >= |t|) for Student's t with `dof` degrees of freedom.
-double student_t_two_sided(double t, double dof);
-
 }  // namespace gpubench::history

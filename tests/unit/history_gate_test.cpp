@@ -1,22 +1,14 @@
-// The gate against a series: Student's t against published quantiles, and each outcome of a
-// new point judged against a segment.
+// The gate against a series: each outcome of a new point judged against a segment, and the
+// prediction test's p.
 #include "history/gate.hpp"
 
+#include <cmath>
 #include <vector>
 
 #include <gtest/gtest.h>
 
 namespace gpubench::history {
 namespace {
-
-TEST(student_t, MatchesPublishedQuantiles) {
-  // Two-sided 5 % and 1 % points of t with 10 and 4 degrees of freedom, and the normal's.
-  EXPECT_NEAR(student_t_two_sided(2.228, 10), 0.05, 2e-4);
-  EXPECT_NEAR(student_t_two_sided(3.169, 10), 0.01, 1e-4);
-  EXPECT_NEAR(student_t_two_sided(-2.776, 4), 0.05, 2e-4);
-  EXPECT_NEAR(student_t_two_sided(1.960, 1e6), 0.05, 2e-4);
-  EXPECT_DOUBLE_EQ(student_t_two_sided(0, 5), 1);
-}
 
 const std::vector<double> segment = {100, 101, 99, 100.5, 99.5, 100, 100.2, 99.8};
 
@@ -43,6 +35,16 @@ TEST(judge_point, WithinTheSeriesOwnSpreadIsNoisy) {
   const auto j = judge_point(wild, 92, true, {});
   EXPECT_EQ(j.outcome, gate_outcome::noisy);
   EXPECT_GT(*j.p, 0.05);
+}
+
+TEST(prediction_p, IsTheTwoSidedTailOfANewObservation) {
+  // Mean 100, s = 1 over 5 values: t = 2.776 * sqrt(1 + 1/5) away is the 5 % point of t(4).
+  const std::vector<double> five = {99, 101, 100, 99, 101};
+  EXPECT_NEAR(prediction_p(five, 100 + 2.776 * std::sqrt(1.2)), 0.05, 2e-4);
+  EXPECT_DOUBLE_EQ(prediction_p(five, 100), 1);
+  const std::vector<double> flat = {5, 5, 5};
+  EXPECT_DOUBLE_EQ(prediction_p(flat, 5), 1);
+  EXPECT_DOUBLE_EQ(prediction_p(flat, 5.1), 0);
 }
 
 TEST(judge_point, SaysWhenHistoryIsShortOrMissing) {
