@@ -34,10 +34,7 @@ int run_store_add(const store_options& o) {
   history::store s(o.store);
   std::size_t added = 0, known = 0;
   for (std::size_t i = 0; i < files.size(); ++i) {
-    const auto r = s.add(files[i], o.files[i]);
-    (r.added ? added : known) += 1;
-    if (!r.added)
-      fmt::print(stderr, "# {}: run {} is in the store already\n", o.files[i], r.run_id);
+    (s.add(files[i], o.files[i]).added ? added : known) += 1;
   }
   fmt::print("# store: {} run{} added, {} already there; {} runs in {}\n", added,
              added == 1 ? "" : "s", known, s.run_count(), s.describe());
