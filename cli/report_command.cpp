@@ -1,12 +1,15 @@
-// gpubench report RUN.json|TOOL-OUTPUT... [--html F] [--pdf F] [--md F] [--csv F]
+// gpubench report RUN.json|TOOL-OUTPUT... [--history STORE] [--html F] [--pdf F] [--md F] [--csv F]
 #include <cstdio>
 #include <filesystem>
 
 #include <fmt/format.h>
 
 #include "cli/command.hpp"
+#include "cli/history_options.hpp"
 #include "core/errors.hpp"
 #include "core/result_json.hpp"
+#include "history/database.hpp"
+#include "history/store.hpp"
 #include "reports/import/nccl_tests.hpp"
 #include "reports/model/report_options.hpp"
 #include "reports/page_one/findings/finding.hpp"
@@ -15,6 +18,7 @@
 #include "reports/render/html_writer.hpp"
 #include "reports/render/markdown_writer.hpp"
 #include "reports/report_builder.hpp"
+#include "reports/views/trend_section.hpp"
 
 namespace gpubench::cli {
 
@@ -30,7 +34,26 @@ struct report_options {
   std::string overlap;
   std::string op;  // --op: the operation of an nccl-tests log that names none
   reports::model::training_text training;  // --strategy, --params, ... as typed
+  std::string history;                     // --history STORE: the trend section
+  bool trend_all = false;
+  change_cli_options change;
 };
+
+// The trend section of the store's series (the statistics are history's).
+reports::model::section trend_of(const report_options& o) {
+  const auto options = analysis_options_of(o.change);
+  const history::store store(o.history);
+  const auto found = history::analyse(store.load(), store.fingerprints(), options);
+  return reports::views::trend_section(found, {store.describe(), o.trend_all});
+}
+
+// A report of the store alone: its trends, beside the store (or here, for PostgreSQL).
+reports::model::document history_report(const report_options& o) {
+  reports::model::document doc;
+  doc.title = "gpubench history";
+  doc.sections.push_back(trend_of(o));
+  return doc;
+}
 
 // "-" writes to standard output, for piping Markdown into a pull-request comment.
 void emit(const std::string& target, const std::string& content) {
@@ -57,6 +80,15 @@ std::string markdown_report(const reports::model::document& doc, const std::stri
   });
 }
 
+void write_outputs(const report_options& o, const reports::model::document& doc) {
+  if (!o.html.empty()) emit(o.html, reports::render::to_html(doc));
+  if (!o.md.empty()) emit(o.md, markdown_report(doc, o.md));
+  if (!o.pdf.empty()) {
+    reports::render::write_pdf(doc, o.pdf);
+    fmt::print(stderr, "# report: {}\n", o.pdf);
+  }
+}
+
 // One line per finding on standard error, so a terminal run shows the verdict too.
 void print_findings(const std::vector<reports::model::run_input>& runs) {
   for (const auto& run : runs)
@@ -67,6 +99,19 @@ void print_findings(const std::vector<reports::model::run_input>& runs) {
 
 int run_report(report_options o) {
   if (o.pdf == "-") throw core::usage_error("--pdf needs a file name, not '-'");
+  if (o.files.empty() && o.history.empty())
+    throw core::usage_error("report: give result files, or --history STORE, or both");
+  if (o.files.empty()) {
+    const auto doc = history_report(o);
+    if (o.html.empty() && o.pdf.empty() && o.md.empty() && o.csv.empty())
+      o.html =
+          history::is_postgresql(o.history)
+              ? std::string("gpubench-history.html")
+              : (std::filesystem::path(o.history).parent_path() / "gpubench-history.html").string();
+    if (!o.csv.empty()) throw core::usage_error("--csv: needs result files, not a store alone");
+    write_outputs(o, doc);
+    return 0;
+  }
   reports::model::report_options model;
   if (!o.step_time.empty())
     model.step_compute_seconds = reports::model::parse_step_time(o.step_time);
@@ -79,15 +124,11 @@ int run_report(report_options o) {
   // With no output named, the HTML report goes next to the first result file.
   if (o.html.empty() && o.pdf.empty() && o.md.empty() && o.csv.empty())
     o.html = std::filesystem::path(paths.front()).replace_extension(".html").string();
-  const auto doc = reports::build_report(runs, reports::model::reference_set::builtin(), model);
+  auto doc = reports::build_report(runs, reports::model::reference_set::builtin(), model);
+  if (!o.history.empty()) doc.sections.push_back(trend_of(o));
   print_findings(runs);
-  if (!o.html.empty()) emit(o.html, reports::render::to_html(doc));
-  if (!o.md.empty()) emit(o.md, markdown_report(doc, o.md));
+  write_outputs(o, doc);
   if (!o.csv.empty()) emit(o.csv, reports::render::to_csv(runs));
-  if (!o.pdf.empty()) {
-    reports::render::write_pdf(doc, o.pdf);
-    fmt::print(stderr, "# report: {}\n", o.pdf);
-  }
   return 0;
 }
 
@@ -100,8 +141,7 @@ command setup_report(CLI::App& app, const environment&) {
   auto o = std::make_shared<report_options>();
   sub->add_option("files", o->files,
                   "Result files (gpubench.result/1.N), or nccl-tests, nvbandwidth, perftest or "
-                  "iperf3 output (docs/import.md); several are compared")
-      ->required();
+                  "iperf3 output (docs/import.md); several are compared");
   sub->add_option("--html", o->html,
                   "Self-contained HTML report (default: next to the first file)");
   sub->add_option("--pdf", o->pdf, "PDF report (cairo + pango)");
@@ -138,6 +178,12 @@ command setup_report(CLI::App& app, const environment&) {
   sub->add_option("--moe-hidden", t.moe_hidden, "Training projection, moe: hidden size");
   sub->add_option("--moe-top-k", t.moe_top_k,
                   "Training projection, moe: experts per token (default 1)");
+  sub->add_option("--history", o->history,
+                  "The results store (SQLite file or postgresql://...): add a trend section, a "
+                  "chart per series that changed (docs/history.md); alone, a report of it");
+  sub->add_flag("--trend-all", o->trend_all,
+                "With --history: a chart for every series, also those without a change");
+  add_change_options(*sub, o->change);
   return {sub, [o] { return run_report(*o); }};
 }
 

@@ -47,13 +47,25 @@ struct reference_line {
   int series = -1;            // a line rate of one series only is drawn in its colour
 };
 
+// What x is: a message size in bytes (log2 scale), or the runs of a series in order (1, 2, ...).
+enum class x_scale { bytes, runs };
+
+// A vertical mark at an x: a change point (solid), or a fingerprint event (dashed).
+struct x_mark {
+  double x = 0;
+  std::string label;
+  bool event = false;
+};
+
 struct line_chart {
   std::string title;
   std::string x_label = "message size";
   std::string y_label;
   bool log_y = false;
+  x_scale x_axis = x_scale::bytes;
   std::vector<chart_series> series;
   std::vector<reference_line> lines;
+  std::vector<x_mark> marks;
 };
 
 // One cell of a matrix given as a list (heatmap::cells).

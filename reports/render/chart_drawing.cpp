@@ -45,7 +45,7 @@ void set_colour(cairo_t* cr, const rgb& c, double alpha = 1) {
 }
 
 std::size_t legend_entries(const line_chart& c) {
-  return c.series.size() + c.lines.size();
+  return c.series.size() + c.lines.size() + c.marks.size();
 }
 
 // 1, 2, 5 x 10^k steps giving about `wanted` ticks over [0, hi].
@@ -69,10 +69,13 @@ double title_space(const std::string& title, double width) {
 
 struct axes {
   double x0, x1, y0, y1;  // plot area in surface units
-  double lx0, lx1;        // log2 of the byte range
+  double lx0, lx1;        // log2 of the byte range; the run range on a runs axis
   double vy0, vy1;        // value range (log10 of it when log_y)
   bool log_y;
-  double x(double bytes) const { return x0 + (std::log2(bytes) - lx0) / (lx1 - lx0) * (x1 - x0); }
+  bool runs;  // x is a run's number, linear
+  double x(double v) const {
+    return x0 + ((runs ? v : std::log2(v)) - lx0) / (lx1 - lx0) * (x1 - x0);
+  }
   double y(double v) const {
     const double t =
         log_y ? (std::log10(std::max(v, 1e-12)) - vy0) / (vy1 - vy0) : (v - vy0) / (vy1 - vy0);
@@ -97,8 +100,9 @@ axes make_axes(const line_chart& c, double width) {
   a.x1 = width - margin_right;
   a.y0 = title_space(c.title, width);
   a.y1 = a.y0 + plot_height;
-  a.lx0 = std::log2(xmin);
-  a.lx1 = std::log2(xmax);
+  a.runs = c.x_axis == x_scale::runs;
+  a.lx0 = a.runs ? xmin - 0.5 : std::log2(xmin);
+  a.lx1 = a.runs ? xmax + 0.5 : std::log2(xmax);
   if (a.lx1 - a.lx0 < 1) {
     a.lx0 -= 1;
     a.lx1 += 1;
@@ -113,6 +117,41 @@ axes make_axes(const line_chart& c, double width) {
     a.vy1 = vmax > 0 ? vmax * 1.08 : 1;
   }
   return a;
+}
+
+// X ticks at powers of two, thinned to at most about 12 labels.
+void draw_size_ticks(cairo_t* cr, const axes& a, const text_style& tick) {
+  const int first = static_cast<int>(std::ceil(a.lx0 - 1e-9));
+  const int last = static_cast<int>(std::floor(a.lx1 + 1e-9));
+  const int every = std::max(1, (last - first) / 12 + 1);
+  for (int e = first; e <= last; ++e) {
+    if ((e - first) % every != 0) continue;
+    const double bytes = std::ldexp(1.0, e);
+    const double x = a.x(bytes);
+    cairo_set_source_rgb(cr, 0.88, 0.88, 0.88);
+    cairo_move_to(cr, x, a.y0);
+    cairo_line_to(cr, x, a.y1);
+    cairo_stroke(cr);
+    cairo_set_source_rgb(cr, 0.25, 0.25, 0.25);
+    const auto l = make_layout(cr, format_size(static_cast<std::uint64_t>(bytes)), tick);
+    draw_layout(cr, l.get(), x - layout_width(l.get()) / 2, a.y1 + 4);
+  }
+}
+
+// X ticks at run numbers, 1, 2, 5 x 10^k apart.
+void draw_run_ticks(cairo_t* cr, const axes& a, const text_style& tick) {
+  const double step = std::max(1.0, nice_step(a.lx1 - a.lx0, 10));
+  for (double r = step * std::ceil(a.lx0 / step); r <= a.lx1; r += step) {
+    if (r < 1) continue;
+    const double x = a.x(r);
+    cairo_set_source_rgb(cr, 0.88, 0.88, 0.88);
+    cairo_move_to(cr, x, a.y0);
+    cairo_line_to(cr, x, a.y1);
+    cairo_stroke(cr);
+    cairo_set_source_rgb(cr, 0.25, 0.25, 0.25);
+    const auto l = make_layout(cr, fmt::format("{:g}", r), tick);
+    draw_layout(cr, l.get(), x - layout_width(l.get()) / 2, a.y1 + 4);
+  }
 }
 
 void draw_grid(cairo_t* cr, const axes& a, const line_chart& c) {
@@ -138,28 +177,17 @@ void draw_grid(cairo_t* cr, const axes& a, const line_chart& c) {
     const auto l = make_layout(cr, fmt::format("{:g}", v), tick);
     draw_layout(cr, l.get(), a.x0 - 6 - layout_width(l.get()), y - layout_height(l.get()) / 2);
   }
-  // X ticks at powers of two, thinned to at most about 12 labels.
-  const int first = static_cast<int>(std::ceil(a.lx0 - 1e-9));
-  const int last = static_cast<int>(std::floor(a.lx1 + 1e-9));
-  const int every = std::max(1, (last - first) / 12 + 1);
-  for (int e = first; e <= last; ++e) {
-    if ((e - first) % every != 0) continue;
-    const double bytes = std::ldexp(1.0, e);
-    const double x = a.x(bytes);
-    cairo_set_source_rgb(cr, 0.88, 0.88, 0.88);
-    cairo_move_to(cr, x, a.y0);
-    cairo_line_to(cr, x, a.y1);
-    cairo_stroke(cr);
-    cairo_set_source_rgb(cr, 0.25, 0.25, 0.25);
-    const auto l = make_layout(cr, format_size(static_cast<std::uint64_t>(bytes)), tick);
-    draw_layout(cr, l.get(), x - layout_width(l.get()) / 2, a.y1 + 4);
+  if (a.runs) {
+    draw_run_ticks(cr, a, tick);
+  } else {
+    draw_size_ticks(cr, a, tick);
   }
   cairo_set_source_rgb(cr, 0.2, 0.2, 0.2);
   cairo_set_line_width(cr, 1);
   cairo_rectangle(cr, a.x0, a.y0, a.x1 - a.x0, a.y1 - a.y0);
   cairo_stroke(cr);
   const text_style label{9, false, -1, PANGO_ALIGN_LEFT, false};
-  const auto xl = make_layout(cr, c.x_label + " (bytes, log2 scale)", label);
+  const auto xl = make_layout(cr, c.x_label + (a.runs ? "" : " (bytes, log2 scale)"), label);
   draw_layout(cr, xl.get(), (a.x0 + a.x1 - layout_width(xl.get())) / 2, a.y1 + 20);
   const auto yl = make_layout(cr, c.y_label + (a.log_y ? ", log scale" : ""), label);
   cairo_save(cr);
@@ -199,6 +227,17 @@ void draw_series(cairo_t* cr, const axes& a, const chart_series& s, const rgb& c
     cairo_fill(cr);
   }
   cairo_restore(cr);
+}
+
+// A change point solid red, a fingerprint event dashed grey.
+void set_mark_style(cairo_t* cr, const x_mark& m) {
+  const double dashed[] = {4, 3};
+  cairo_set_dash(cr, m.event ? dashed : nullptr, m.event ? 2 : 0, 0);
+  cairo_set_line_width(cr, m.event ? 1.2 : 1.6);
+  if (m.event)
+    cairo_set_source_rgb(cr, 0.35, 0.35, 0.35);
+  else
+    cairo_set_source_rgb(cr, 0.80, 0.10, 0.10);
 }
 
 void set_line_style(cairo_t* cr, const reference_line& l) {
@@ -288,6 +327,12 @@ void draw_chart(cairo_t* cr, const line_chart& c, double width) {
     cairo_line_to(cr, a.x1, a.y(l.value));
     cairo_stroke(cr);
   }
+  for (const auto& m : c.marks) {
+    set_mark_style(cr, m);
+    cairo_move_to(cr, a.x(m.x), a.y0);
+    cairo_line_to(cr, a.x(m.x), a.y1);
+    cairo_stroke(cr);
+  }
   cairo_set_dash(cr, nullptr, 0, 0);
   // Legend under the axis: one line per series, then the horizontal lines.
   const text_style legend{8.5, false, width - margin_left - 30, PANGO_ALIGN_LEFT, false};
@@ -308,6 +353,16 @@ void draw_chart(cairo_t* cr, const line_chart& c, double width) {
     cairo_set_dash(cr, nullptr, 0, 0);
     cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
     draw_text(cr, l.label + " (" + format_value(l.value) + ")", margin_left + 24, y, legend);
+    y += legend_line;
+  }
+  for (const auto& m : c.marks) {
+    set_mark_style(cr, m);
+    cairo_move_to(cr, margin_left + 9, y + 1);
+    cairo_line_to(cr, margin_left + 9, y + 11);
+    cairo_stroke(cr);
+    cairo_set_dash(cr, nullptr, 0, 0);
+    cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
+    draw_text(cr, m.label, margin_left + 24, y, legend);
     y += legend_line;
   }
   cairo_restore(cr);
