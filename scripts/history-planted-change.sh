@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# The store's end-to-end check (docs/history.md; a check script, root): two hosts in network
+# namespaces (198.18.0.0/15) joined by a veth link shaped with tbf, RUNS runs of one small
+# network case (net.tcp.bandwidth, 1 MiB, one stream, --quick) each added to a fresh store by
+# `run`, the shaped rate changed from RATE to SLOW_RATE before run RUNS/2 + 1. Then:
+#   - `compare --history` after every run: the first run after the change must fail the gate
+#     (exit 1, the shaped direction SLOWER); before it the shaped direction is never SLOWER;
+#   - `history` must find the change in the shaped direction's series at that very run.
+# The unshaped direction and the bidirectional case are printed, not judged: their rate is the
+# machine's, whatever else it runs. Exit 0 when both hold, 1 when not, 77 when it cannot run.
+# Usage (root): scripts/history-planted-change.sh [path/to/gpubench]
+#   RUNS=30 RATE=1gbit SLOW_RATE=800mbit (environment); KEEP=DIR keeps the runs and the store.
+set -euo pipefail
+GPUBENCH=$(realpath "${1:-build/gpubench}")
+export GPUBENCH
+runs=${RUNS:-30}
+rate=${RATE:-1gbit}
+slow_rate=${SLOW_RATE:-800mbit}
+here=$(cd "$(dirname "$0")" && pwd)
+source "$here/../tests/integration/lib.sh"
+source "$here/../tests/integration/netns.sh"
+command -v tc >/dev/null || netns_skip "needs tc (iproute2) to shape the link"
+command -v jq >/dev/null || netns_skip "needs jq (scripts/setup.sh --tests)"
+((runs >= 12)) || { echo "RUNS must be at least 12 (5 runs of history and 3 after the change)" >&2; exit 2; }
+netns_up
+serve_in_srv "$TEST_TMP/serve.log"
+trap 'kill $SERVER_PID 2>/dev/null || true; netns_down; rm -rf "$TEST_TMP"' EXIT
+dir=${KEEP:-$TEST_TMP/keep}
+mkdir -p "$dir"
+store=$dir/gpubench.db
+rm -f "$store"*
+change_at=$((runs / 2 + 1))
+shaped='"direction":"to_peer"'
+
+ip netns exec "$NS_CLI" tc qdisc add dev eth0 root tbf rate "$rate" burst 256kb latency 20ms
+echo "# $runs runs, link shaped to $rate, to $slow_rate from run $change_at; store $store"
+for ((i = 1; i <= runs; i++)); do
+  if ((i == change_at)); then
+    ip netns exec "$NS_CLI" tc qdisc change dev eth0 root tbf rate "$slow_rate" burst 256kb latency 20ms
+  fi
+  file=$(printf '%s/run-%03d.json' "$dir" "$i")
+  ip netns exec "$NS_CLI" "$GPUBENCH" run --suite network --quiet --peer "$SRV_ADDR" \
+    --filter 'net\.tcp\.bandwidth' --sizes 1M --streams 1 --quick --out "$file" \
+    --store "$store" >"$TEST_TMP/run.log" 2>&1 || { fail "run $i: $(tail -5 "$TEST_TMP/run.log")"; continue; }
+  set +e
+  "$GPUBENCH" compare --history "$store" "$file" --format json >"$TEST_TMP/gate.json" 2>"$TEST_TMP/gate.err"
+  code=$?
+  set -e
+  verdicts=$(jq -r '[.rows[] | "\(.params.direction) \(.verdict)"] | join(", ")' "$TEST_TMP/gate.json" 2>/dev/null || cat "$TEST_TMP/gate.err")
+  value=$(jq -r '.results[] | select(.params.direction == "to_peer") | .points[0].stats.median * 1000 | round / 1000' "$file")
+  printf 'run %2d  %-8s  to_peer %s GB/s  compare --history: exit %d (%s)\n' "$i" \
+    "$( ((i < change_at)) && echo "$rate" || echo "$slow_rate")" "$value" "$code" "$verdicts"
+  shaped_verdict=$(jq -r '.rows[] | select(.params.direction == "to_peer") | .verdict' "$TEST_TMP/gate.json" 2>/dev/null || true)
+  if ((i == change_at)); then
+    [[ $code == 1 && $shaped_verdict == SLOWER ]] && pass "compare --history fails run $i, the first after the change" ||
+      fail "compare --history on run $i, the first after the change: exit $code, shaped direction $shaped_verdict"
+  elif ((i < change_at)) && [[ $shaped_verdict == SLOWER ]]; then
+    fail "compare --history called run $i SLOWER, before the change"
+  fi
+done
+
+"$GPUBENCH" history --store "$store" >"$TEST_TMP/history.txt"
+cat "$TEST_TMP/history.txt"
+"$GPUBENCH" history --store "$store" --filter "$shaped" --format json >"$TEST_TMP/history.json"
+found=$(jq -c '[.series[].changes[].run]' "$TEST_TMP/history.json")
+[[ $found == "[$change_at]" ]] && pass "history finds the change of the shaped direction at run $change_at" ||
+  fail "history found the shaped direction's changes at runs $found, expected [$change_at]"
+finish
