@@ -1,4 +1,5 @@
-// gpubench run --suite S [--filter REGEX] [--out FILE] [--peer HOST[:PORT]] [--quick] [--quiet]
+// gpubench run --suite S [--filter REGEX] [--out FILE] [--metrics FILE] [--peer HOST[:PORT]]
+// [--quick] [--quiet]
 #include <unistd.h>
 
 #include <chrono>
@@ -31,6 +32,7 @@ struct run_options {
   std::string suite;
   std::string filter;
   std::string out;
+  std::string metrics;
   std::string peer;
   std::string sizes;
   bool quick = false;
@@ -90,6 +92,8 @@ int run_run(const run_options& o, const environment& env) {
   const std::filesystem::path out =
       o.out.empty() ? default_result_path(o.suite, file.system.value("host", "host"))
                     : std::filesystem::path(o.out);
+  if (!o.metrics.empty() && transports::mpi::detect_launch().rank == 0)
+    check_result_path(o.metrics, "--metrics");
 
   // An interrupt stops every rank of a launch within seconds, rank 0 writing what it has.
   run_stop stop(guard, out, transports::mpi::detect_launch());
@@ -105,7 +109,9 @@ int run_run(const run_options& o, const environment& env) {
       settings.out = out;
       settings.quiet = o.quiet;
       settings.partial = &stop.file();
-      return stop.end(launch->run(selected, ctx, env.registry, std::move(file), settings));
+      const int code =
+          stop.end(launch->run(selected, ctx, env.registry, std::move(file), settings));
+      return write_run_metrics(o.metrics, out, code);
     }
   }
 
@@ -131,7 +137,7 @@ int run_run(const run_options& o, const environment& env) {
   int code = 0;
   for (const auto& c : file.results)
     if (c.status == core::case_status::failed) code = 1;
-  return stop.end(code);
+  return write_run_metrics(o.metrics, out, stop.end(code));
 }
 
 }  // namespace
@@ -144,6 +150,10 @@ command setup_run(CLI::App& app, const environment& env) {
   sub->add_option("--filter", o->filter,
                   "Only benchmarks whose id matches this regular expression");
   sub->add_option("--out", o->out, "Result file (default: results/gpubench-SUITE-HOST-TIME.json)");
+  sub->add_option(
+      "--metrics", o->metrics,
+      "Also write the run's headline figures to this file in the OpenMetrics text "
+      "format, for node_exporter's textfile collector (a *.prom file; docs/metrics.md)");
   sub->add_option("--peer", o->peer, "HOST[:PORT] of a `gpubench serve` for network benchmarks");
   sub->add_option("--sizes", o->sizes,
                   "Message sizes MIN:MAX[:FACTOR]: MIN, MIN*FACTOR, ... up to MAX (FACTOR 2 unless "

@@ -22,6 +22,8 @@ test_packages=(
   libgtest-dev libgmock-dev libbenchmark-dev
   poppler-utils chromium
   python3 python3-jsonschema
+  # tests/integration/metrics_cli_test.sh reads --metrics with Prometheus' own parsers
+  python3-prometheus-client
   iperf3 jq
   # the Slurm tests (tests/integration/slurm_launch_test.sh) start their own cluster
   slurmctld slurmd slurm-client munge
