@@ -20,6 +20,10 @@ struct change_options {
   // Observations E-divisive looks at at once, in windows overlapping by half (Otava's default):
   // in a long series a recent small change is not hidden behind the whole history's spread.
   std::size_t window = 50;
+  // Before the t-test, an observation further than clip times that spread from its segment's
+  // median is pulled in to that distance (winsorized; 0: not): one disturbed run among the three
+  // after a change would otherwise hide it. Placing and the floors use medians already.
+  double clip = 3.0;
 };
 
 struct change_point {

@@ -134,7 +134,8 @@ TEST(ChangePoints, SeriesWithoutChangesAndBadInput) {
   EXPECT_THROW(find_change_points(step, options), core::input_error);
   for (const auto& bad :
        {change_options{0.0}, change_options{0.001, -1.0}, change_options{0.001, 0.02, 1},
-        change_options{0.001, 0.02, 3, -1.0}, change_options{0.001, 0.02, 3, 1.0, 5}}) {
+        change_options{0.001, 0.02, 3, -1.0}, change_options{0.001, 0.02, 3, 1.0, 5},
+        change_options{0.001, 0.02, 3, 1.0, 50, -1.0}}) {
     EXPECT_THROW(find_change_points(flat, bad), core::usage_error);
   }
 }
