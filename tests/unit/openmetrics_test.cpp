@@ -13,8 +13,9 @@
 namespace gpubench::core {
 namespace {
 
-case_result measured(std::string benchmark, std::string metric, std::string unit,
-                     nlohmann::json params, std::vector<std::pair<std::uint64_t, double>> points) {
+case_result measured_case(std::string benchmark, std::string metric, std::string unit,
+                          nlohmann::json params,
+                          std::vector<std::pair<std::uint64_t, double>> points) {
   case_result c;
   c.benchmark = std::move(benchmark);
   c.metric = std::move(metric);
@@ -30,23 +31,24 @@ case_result measured(std::string benchmark, std::string metric, std::string unit
   return c;
 }
 
-result_file sample_run() {
+result_file metrics_run() {
   result_file f;
   f.system = {{"host", "node\"7"}};
   f.run.suite = "memory";
   f.run.finished = "2026-11-22T06:44:49Z";
-  f.results.push_back(measured("memory.host.copy", "bandwidth", "GB/s", {{"threads", 4}},
-                               {{4096, 12.5}, {1048576, 20.25}}));
-  f.results.push_back(measured("net.tcp.latency", "latency", "us",
-                               {{"peer", "198.18.0.2:18515"}, {"note", "a\\b\nc"}}, {{64, 25.0}}));
-  auto skipped = measured("gpu.h2d", "bandwidth", "GB/s", {}, {});
+  f.results.push_back(measured_case("memory.host.copy", "bandwidth", "GB/s", {{"threads", 4}},
+                                    {{4096, 12.5}, {1048576, 20.25}}));
+  f.results.push_back(measured_case("net.tcp.latency", "latency", "us",
+                                    {{"peer", "198.18.0.2:18515"}, {"note", "a\\b\nc"}},
+                                    {{64, 25.0}}));
+  auto skipped = measured_case("gpu.h2d", "bandwidth", "GB/s", {}, {});
   skipped.status = case_status::skipped;
   f.results.push_back(skipped);
   return f;
 }
 
 TEST(OpenMetrics, WritesEachPointInBaseUnits) {
-  const std::string text = openmetrics_text(sample_run());
+  const std::string text = openmetrics_text(metrics_run());
   EXPECT_NE(text.find("# TYPE gpubench_bandwidth_bytes_per_second gauge\n"
                       "# UNIT gpubench_bandwidth_bytes_per_second bytes_per_second\n"),
             std::string::npos)
@@ -75,13 +77,13 @@ TEST(OpenMetrics, WritesEachPointInBaseUnits) {
 }
 
 TEST(OpenMetrics, ClusterNodesUnderTheirOwnHost) {
-  auto f = sample_run();
+  auto f = metrics_run();
   f.run.finished.clear();  // a run still going has no finish time
   f.cluster.emplace();
   cluster_node node;
   node.name = "n002";
   node.results.push_back(
-      measured("memory.host.copy", "bandwidth", "GB/s", {{"threads", 4}}, {{4096, 11.0}}));
+      measured_case("memory.host.copy", "bandwidth", "GB/s", {{"threads", 4}}, {{4096, 11.0}}));
   f.cluster->nodes.push_back(node);
   const std::string text = openmetrics_text(f);
   EXPECT_NE(text.find("size=\"4096\",host=\"n002\"} 11000000000\n"), std::string::npos) << text;
@@ -94,15 +96,15 @@ TEST(OpenMetrics, WritesTheFileWhole) {
   const auto dir = std::filesystem::temp_directory_path() /
                    ("gpubench-openmetrics-" + std::to_string(::getpid()));
   const auto path = dir / "gpubench.prom";
-  write_openmetrics(path, sample_run());
+  write_openmetrics(path, metrics_run());
   std::ifstream in(path);
   std::stringstream read;
   read << in.rdbuf();
-  EXPECT_EQ(read.str(), openmetrics_text(sample_run()));
+  EXPECT_EQ(read.str(), openmetrics_text(metrics_run()));
   // Only the file itself is left in the directory (the temporary file was renamed).
   EXPECT_EQ(std::distance(std::filesystem::directory_iterator(dir), {}), 1);
   std::filesystem::remove_all(dir);
-  EXPECT_THROW(write_openmetrics("/proc/gpubench-no/such.prom", sample_run()), std::exception);
+  EXPECT_THROW(write_openmetrics("/proc/gpubench-no/such.prom", metrics_run()), std::exception);
 }
 
 }  // namespace
