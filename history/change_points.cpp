@@ -6,6 +6,8 @@
 #include <optional>
 #include <string>
 
+#include <fmt/format.h>
+
 #include "core/errors.hpp"
 #include "core/statistics.hpp"
 #include "history/energy_split.hpp"
@@ -103,17 +105,19 @@ judged judge(std::span<const double> values, std::size_t from, std::size_t index
 }
 
 // Every candidate judged between its neighbours; the weakest that fails (the highest p, then
-// the smallest change) is dropped and the rest judged again, until all pass: a change is
-// reported with the segments the report shows on each side of it.
+// the smallest change) is dropped and its two neighbours judged again, until all pass: a change
+// is reported with the segments the report shows on each side of it.
 std::vector<change_point> merge(std::span<const double> values, index_list candidates,
                                 const change_options& options) {
+  const auto judge_at = [&](std::size_t i) {
+    const std::size_t from = i == 0 ? 0 : candidates[i - 1];
+    const std::size_t to = i + 1 == candidates.size() ? values.size() : candidates[i + 1];
+    return judge(values, from, candidates[i], to, options);
+  };
+  std::vector<judged> all;
+  for (std::size_t i = 0; i < candidates.size(); ++i)
+    all.push_back(judge_at(i));
   while (true) {
-    std::vector<judged> all;
-    for (std::size_t i = 0; i < candidates.size(); ++i) {
-      const std::size_t from = i == 0 ? 0 : candidates[i - 1];
-      const std::size_t to = i + 1 == candidates.size() ? values.size() : candidates[i + 1];
-      all.push_back(judge(values, from, candidates[i], to, options));
-    }
     std::optional<std::size_t> weakest;
     for (std::size_t i = 0; i < all.size(); ++i) {
       if (all[i].kept) continue;
@@ -124,22 +128,25 @@ std::vector<change_point> merge(std::span<const double> values, index_list candi
         weakest = i;
       }
     }
-    if (!weakest) {
-      std::vector<change_point> points;
-      for (const auto& j : all)
-        points.push_back(j.point);
-      return points;
-    }
-    candidates.erase(candidates.begin() + static_cast<std::ptrdiff_t>(*weakest));
+    if (!weakest) break;
+    const auto at = static_cast<std::ptrdiff_t>(*weakest);
+    candidates.erase(candidates.begin() + at);
+    all.erase(all.begin() + at);
+    if (*weakest > 0) all[*weakest - 1] = judge_at(*weakest - 1);
+    if (*weakest < all.size()) all[*weakest] = judge_at(*weakest);
   }
+  std::vector<change_point> points;
+  for (const auto& j : all)
+    points.push_back(j.point);
+  return points;
 }
 
 }  // namespace
 
 void check_options(const change_options& options) {
   if (!(options.max_p > 0.0 && options.max_p <= 1.0)) {
-    throw core::usage_error("change points: the p-value limit must be within (0, 1], got " +
-                            std::to_string(options.max_p));
+    throw core::usage_error(fmt::format(
+        "change points: the p-value limit must be within (0, 1], got {}", options.max_p));
   }
   if (!(options.min_effect >= 0.0) || std::isinf(options.min_effect)) {
     throw core::usage_error("change points: the effect floor must be a finite number >= 0");
