@@ -22,8 +22,10 @@ test_packages=(
   libgtest-dev libgmock-dev libbenchmark-dev
   poppler-utils chromium
   python3 python3-jsonschema
-  # tests/integration/metrics_cli_test.sh reads --metrics with Prometheus' own parsers
-  python3-prometheus-client
+  # tests/integration/metrics_*_test.sh read --metrics with Prometheus' own parsers and with
+  # node_exporter, which each test starts on a loopback port of its own (Debian's package also
+  # enables its service where systemd runs)
+  python3-prometheus-client prometheus-node-exporter
   iperf3 jq
   # the Slurm tests (tests/integration/slurm_launch_test.sh) start their own cluster
   slurmctld slurmd slurm-client munge
