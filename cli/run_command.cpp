@@ -1,4 +1,5 @@
-// gpubench run --suite S [--filter REGEX] [--out FILE] [--peer HOST[:PORT]] [--quick] [--quiet]
+// gpubench run --suite S [--filter REGEX] [--out FILE] [--metrics FILE] [--peer HOST[:PORT]]
+// [--quick] [--quiet]
 #include <unistd.h>
 
 #include <chrono>
@@ -32,6 +33,7 @@ struct run_options {
   std::string suite;
   std::string filter;
   std::string out;
+  std::string metrics;
   std::string peer;
   std::string sizes;
   std::string store;  // empty: gpubench.db beside the result file
@@ -61,9 +63,12 @@ void refuse_broken_launch() {
   if (why) throw core::usage_error(*why + "; nothing was run, no result file written");
 }
 
-// Rank 0 (or a run of one process) adds the result to the store, unless --no-store.
-bool rank0_stores(const run_options& o, const std::filesystem::path& out) {
-  return !o.no_store && transports::mpi::detect_launch().rank == 0 && !out.empty();
+// Rank 0's (or a lone process's) last steps: --metrics, then the result added to the store
+// unless --no-store. Returns the run's exit code, 1 where either failed after a good run.
+int after_run(const run_options& o, const std::filesystem::path& out, int code) {
+  code = write_run_metrics(o.metrics, out, code);
+  if (o.no_store || transports::mpi::detect_launch().rank > 0) return code;
+  return store_run_result(run_store_location(o.store, out), out, code);
 }
 
 int run_run(const run_options& o, const environment& env) {
@@ -98,6 +103,8 @@ int run_run(const run_options& o, const environment& env) {
   const std::filesystem::path out =
       o.out.empty() ? default_result_path(o.suite, file.system.value("host", "host"))
                     : std::filesystem::path(o.out);
+  if (!o.metrics.empty() && transports::mpi::detect_launch().rank == 0)
+    check_result_path(o.metrics, "--metrics");
 
   // An interrupt stops every rank of a launch within seconds, rank 0 writing what it has.
   run_stop stop(guard, out, transports::mpi::detect_launch());
@@ -115,8 +122,7 @@ int run_run(const run_options& o, const environment& env) {
       settings.partial = &stop.file();
       const int code =
           stop.end(launch->run(selected, ctx, env.registry, std::move(file), settings));
-      return rank0_stores(o, out) ? store_run_result(run_store_location(o.store, out), out, code)
-                                  : code;
+      return after_run(o, out, code);
     }
   }
 
@@ -142,10 +148,7 @@ int run_run(const run_options& o, const environment& env) {
   int code = 0;
   for (const auto& c : file.results)
     if (c.status == core::case_status::failed) code = 1;
-  code = stop.end(code);
-  return !follower && rank0_stores(o, out)
-             ? store_run_result(run_store_location(o.store, out), out, code)
-             : code;
+  return after_run(o, out, stop.end(code));
 }
 
 }  // namespace
@@ -158,6 +161,10 @@ command setup_run(CLI::App& app, const environment& env) {
   sub->add_option("--filter", o->filter,
                   "Only benchmarks whose id matches this regular expression");
   sub->add_option("--out", o->out, "Result file (default: results/gpubench-SUITE-HOST-TIME.json)");
+  sub->add_option(
+      "--metrics", o->metrics,
+      "Also write the run's headline figures to this file in the OpenMetrics text "
+      "format, for node_exporter's textfile collector (a *.prom file; docs/metrics.md)");
   sub->add_option("--peer", o->peer, "HOST[:PORT] of a `gpubench serve` for network benchmarks");
   sub->add_option("--sizes", o->sizes,
                   "Message sizes MIN:MAX[:FACTOR]: MIN, MIN*FACTOR, ... up to MAX (FACTOR 2 unless "

@@ -11,6 +11,9 @@
 #include <fmt/format.h>
 
 #include "core/errors.hpp"
+#include "core/openmetrics.hpp"
+#include "core/result_json.hpp"
+#include "transports/mpi/launch_env.hpp"
 
 namespace gpubench::cli {
 
@@ -35,8 +38,8 @@ std::filesystem::path default_result_path(const std::string& suite, const std::s
          fmt::format("gpubench-{}-{}-{}.json", suite, host, utc_stamp());
 }
 
-void check_result_path(const std::filesystem::path& out) {
-  const std::string what = "--out " + out.string();
+void check_result_path(const std::filesystem::path& out, const std::string& option) {
+  const std::string what = option + " " + out.string();
   std::error_code ec;
   if (std::filesystem::is_directory(out, ec))
     throw core::usage_error(what + ": is a directory; give a file name");
@@ -50,6 +53,17 @@ void check_result_path(const std::filesystem::path& out) {
     throw core::usage_error(core::errno_message(what + ": cannot write in " + dir.string(), errno));
   ::close(fd);
   ::unlink(probe.c_str());
+}
+
+int write_run_metrics(const std::string& metrics, const std::filesystem::path& out, int code) {
+  if (metrics.empty() || transports::mpi::detect_launch().rank > 0) return code;
+  try {
+    core::write_openmetrics(metrics, core::read_result_file(out));
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "gpubench: --metrics {}: {}\n", metrics, e.what());
+    return code == 0 ? 1 : code;
+  }
+  return code;
 }
 
 std::string self_executable() {

@@ -15,11 +15,15 @@ struct change_options {
   std::size_t min_segment = 3;  // fewest observations on each side of a change (at least 2)
   // A change of the median below noise_factor times the series' own spread (the robust
   // standard deviation of the observations on both sides about their segments' medians) is
-  // not reported: with little history a t-test can call a step inside the noise significant.
+  // not reported: over a long history a t-test calls a step well inside the noise significant.
   double noise_factor = 1.0;
   // Observations E-divisive looks at at once, in windows overlapping by half (Otava's default):
-  // in a long series a recent small change is not hidden behind the whole history's spread.
+  // the work grows with the series' length times the window, not with its square.
   std::size_t window = 50;
+  // Before the t-test, an observation further than clip times that spread from its segment's
+  // median is pulled in to that distance (winsorized; 0: not): one disturbed run among the three
+  // after a change would otherwise hide it. The floors use medians already.
+  double clip = 3.0;
 };
 
 struct change_point {
@@ -27,7 +31,8 @@ struct change_point {
   double before_median;  // median of the segment before
   double after_median;   // median of the segment after
   double change;         // after_median / before_median - 1
-  double p;              // the t-test's p-value
+  double p;              // the t-test's p-value, times the places the change could have been
+                         // put in its stretch (Bonferroni; docs/history.md "Method")
 };
 
 // Throws core::usage_error naming the option when one is out of range.

@@ -24,6 +24,10 @@ test_packages=(
   libgtest-dev libgmock-dev libbenchmark-dev
   poppler-utils chromium
   python3 python3-jsonschema
+  # tests/integration/metrics_*_test.sh read --metrics with Prometheus' own parsers and with
+  # node_exporter, which each test starts on a loopback port of its own (Debian's package also
+  # enables its service where systemd runs)
+  python3-prometheus-client prometheus-node-exporter
   iperf3 jq
   # the store's tests: a throwaway PostgreSQL server, and both databases' command-line clients
   postgresql postgresql-client sqlite3

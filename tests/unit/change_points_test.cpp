@@ -6,6 +6,7 @@
 #include <cmath>
 #include <limits>
 #include <numbers>
+#include <random>
 #include <vector>
 
 #include "core/errors.hpp"
@@ -66,6 +67,51 @@ TEST(EnergySplit, FindsTheStepAndRespectsTheSides) {
   const auto edge = best_energy_split(late, 0, late.size(), 3);
   ASSERT_TRUE(edge);
   EXPECT_LE(edge->index, 4U);
+}
+
+// Q(t) by its definition, each sum summed afresh.
+double energy_by_definition(const std::vector<double>& v, std::size_t begin, std::size_t t,
+                            std::size_t end) {
+  double across = 0, left = 0, right = 0;
+  for (std::size_t i = begin; i < end; ++i) {
+    for (std::size_t k = i + 1; k < end; ++k) {
+      const double d = std::abs(v[i] - v[k]);
+      if (k < t)
+        left += d;
+      else if (i >= t)
+        right += d;
+      else
+        across += d;
+    }
+  }
+  const auto m = static_cast<double>(t - begin);
+  const auto n = static_cast<double>(end - t);
+  return m * n / (m + n) *
+         (2 * across / (m * n) - left / (m * (m - 1) / 2) - right / (n * (n - 1) / 2));
+}
+
+TEST(EnergySplit, AgreesWithTheDefinition) {
+  std::mt19937_64 engine(7);
+  for (int round = 0; round < 20; ++round) {
+    std::vector<double> v;
+    for (int i = 0; i < 40; ++i)
+      v.push_back(static_cast<double>(engine() % 1000) / 10.0);
+    const std::size_t begin = static_cast<std::size_t>(round % 5);
+    const std::size_t end = v.size() - static_cast<std::size_t>(round % 3);
+    const auto split = best_energy_split(v, begin, end, 3);
+    ASSERT_TRUE(split);
+    double best = -1e300;
+    std::size_t best_t = 0;
+    for (std::size_t t = begin + 3; t + 3 <= end; ++t) {
+      const double q = energy_by_definition(v, begin, t, end);
+      if (q > best) {
+        best = q;
+        best_t = t;
+      }
+    }
+    EXPECT_EQ(split->index, best_t) << round;
+    EXPECT_NEAR(split->q, best, 1e-9 * std::abs(best)) << round;
+  }
 }
 
 std::vector<double> wobble(std::vector<double> levels, std::size_t each, double noise) {
@@ -134,7 +180,8 @@ TEST(ChangePoints, SeriesWithoutChangesAndBadInput) {
   EXPECT_THROW(find_change_points(step, options), core::input_error);
   for (const auto& bad :
        {change_options{0.0}, change_options{0.001, -1.0}, change_options{0.001, 0.02, 1},
-        change_options{0.001, 0.02, 3, -1.0}, change_options{0.001, 0.02, 3, 1.0, 5}}) {
+        change_options{0.001, 0.02, 3, -1.0}, change_options{0.001, 0.02, 3, 1.0, 5},
+        change_options{0.001, 0.02, 3, 1.0, 50, -1.0}}) {
     EXPECT_THROW(find_change_points(flat, bad), core::usage_error);
   }
 }
