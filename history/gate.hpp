@@ -14,6 +14,10 @@ struct gate_options {
   double threshold = 0.05;      // relative change within which a point is the same
   double alpha = 0.05;          // significance of the prediction test
   std::size_t min_history = 5;  // fewest points of the segment to judge against
+  // Runs of the segment further than clip times its robust spread (1.4826 x MAD) from its
+  // median are pulled in to that distance before the test (0: not): one disturbed run in the
+  // history would otherwise widen the noise floor until a real step passes as noise.
+  double clip = 3.0;
 };
 
 enum class gate_outcome {
@@ -38,7 +42,8 @@ gate_judgement judge_point(std::span<const double> segment, double value, bool h
                            const gate_options& options);
 
 // Two-sided p of a new value under the segment's normal model: t = (value - mean) /
-// (s * sqrt(1 + 1/n)) with n - 1 degrees of freedom. 1 when n < 2.
-double prediction_p(std::span<const double> segment, double value);
+// (s * sqrt(1 + 1/n)) with n - 1 degrees of freedom, the segment winsorized at `clip` first
+// (see gate_options). 1 when n < 2.
+double prediction_p(std::span<const double> segment, double value, double clip = 0);
 
 }  // namespace gpubench::history

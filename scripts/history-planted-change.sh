@@ -7,15 +7,16 @@
 #     (exit 1, the shaped direction SLOWER); before it the shaped direction is never SLOWER;
 #   - `history` must find the change in the shaped direction's series at that very run.
 # The unshaped direction and the bidirectional case are printed, not judged: their rate is the
-# machine's, whatever else it runs. Exit 0 when both hold, 1 when not, 77 when it cannot run.
+# machine's, whatever else it runs. The rates are low so that the shaper, not a busy CPU, sets
+# the shaped direction's rate. Exit 0 when both hold, 1 when not, 77 when it cannot run.
 # Usage (root): scripts/history-planted-change.sh [path/to/gpubench]
-#   RUNS=30 RATE=1gbit SLOW_RATE=800mbit (environment); KEEP=DIR keeps the runs and the store.
+#   RUNS=30 RATE=200mbit SLOW_RATE=160mbit (environment); KEEP=DIR keeps the runs and the store.
 set -euo pipefail
 GPUBENCH=$(realpath "${1:-build/gpubench}")
 export GPUBENCH
 runs=${RUNS:-30}
-rate=${RATE:-1gbit}
-slow_rate=${SLOW_RATE:-800mbit}
+rate=${RATE:-200mbit}
+slow_rate=${SLOW_RATE:-160mbit}
 here=$(cd "$(dirname "$0")" && pwd)
 source "$here/../tests/integration/lib.sh"
 source "$here/../tests/integration/netns.sh"

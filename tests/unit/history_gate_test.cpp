@@ -47,6 +47,17 @@ TEST(prediction_p, IsTheTwoSidedTailOfANewObservation) {
   EXPECT_DOUBLE_EQ(prediction_p(flat, 5.1), 0);
 }
 
+TEST(judge_point, OneDisturbedRunDoesNotHideAStep) {
+  // One run of the history measured at a quarter (a loaded machine): unclipped, its spread
+  // makes a 20 % drop look like noise.
+  const std::vector<double> disturbed = {100, 101, 25, 99, 100.5, 99.5};
+  gate_options unclipped;
+  unclipped.clip = 0;
+  EXPECT_EQ(judge_point(disturbed, 80, true, unclipped).outcome, gate_outcome::noisy);
+  EXPECT_EQ(judge_point(disturbed, 80, true, {}).outcome, gate_outcome::worse);
+  EXPECT_EQ(judge_point(disturbed, 99.8, true, {}).outcome, gate_outcome::same);
+}
+
 TEST(judge_point, SaysWhenHistoryIsShortOrMissing) {
   EXPECT_EQ(judge_point({}, 50, true, {}).outcome, gate_outcome::no_history);
   const std::vector<double> three = {100, 100, 100};
