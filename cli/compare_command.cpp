@@ -13,6 +13,7 @@
 
 #include "cli/command.hpp"
 #include "cli/compare_history.hpp"
+#include "cli/store_location.hpp"
 #include "core/errors.hpp"
 #include "core/result_json.hpp"
 #include "reports/compare/comparison.hpp"
@@ -96,6 +97,7 @@ int run_compare_history(const compare_options& o, const environment& env,
   reports::import::import_options read;
   read.operation = o.op;
   const core::result_file fresh = reports::import::load_result(o.files[0], read);
+  require_store(o.history);
   history_gate_options options;
   options.store = o.history;
   options.alpha = o.alpha;

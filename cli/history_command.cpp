@@ -71,6 +71,7 @@ int run_history(const history_options& o) {
     throw core::usage_error(fmt::format(
         "--since: '{}' is no date (2026-11-01, or RFC 3339: 2026-11-01T12:00:00Z)", o.since));
   const auto options = analysis_options_of(o.change);
+  require_store(o.store);
   const history::store store(o.store);
   const auto found =
       history::analyse(store.load({o.filter, o.since}), store.fingerprints(), options);

@@ -6,6 +6,7 @@
 
 #include "cli/command.hpp"
 #include "cli/history_options.hpp"
+#include "cli/store_location.hpp"
 #include "core/errors.hpp"
 #include "core/result_json.hpp"
 #include "history/database.hpp"
@@ -42,6 +43,7 @@ struct report_options {
 // The trend section of the store's series (the statistics are history's).
 reports::model::section trend_of(const report_options& o) {
   const auto options = analysis_options_of(o.change);
+  require_store(o.history);
   const history::store store(o.history);
   const auto found = history::analyse(store.load(), store.fingerprints(), options);
   return reports::views::trend_section(found, {store.describe(), o.trend_all});

@@ -42,6 +42,7 @@ int run_store_add(const store_options& o) {
 }
 
 int run_store_info(const store_options& o) {
+  require_store(o.store);
   history::store s(o.store);
   const auto series = s.load();
   std::size_t points = 0;

@@ -4,7 +4,9 @@
 
 #include <fmt/format.h>
 
+#include "core/errors.hpp"
 #include "core/result_json.hpp"
+#include "history/database.hpp"
 #include "history/store.hpp"
 
 namespace gpubench::cli {
@@ -14,6 +16,13 @@ void add_store_option(CLI::App& sub, std::string& store) {
                  fmt::format("The results store: an SQLite file, or postgresql://... for a "
                              "shared PostgreSQL (default {})",
                              default_store));
+}
+
+void require_store(const std::string& location) {
+  if (history::is_postgresql(location) || std::filesystem::exists(location)) return;
+  throw core::usage_error(fmt::format(
+      "no results store at {} (`run` and `store add` create one; --store names another)",
+      location));
 }
 
 std::string run_store_location(const std::string& option, const std::filesystem::path& out) {

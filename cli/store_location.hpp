@@ -15,6 +15,10 @@ inline constexpr const char* default_store = "results/gpubench.db";
 // Adds `--store` to a subcommand that reads or writes the store.
 void add_store_option(CLI::App& sub, std::string& store);
 
+// For the commands that read a store (history, compare --history, report --history, store
+// info): an SQLite file that does not exist is a usage error naming it, not a new empty store.
+void require_store(const std::string& location);
+
 // The store a run adds its result to: `option` when given, else gpubench.db beside `out`.
 std::string run_store_location(const std::string& option, const std::filesystem::path& out);
 

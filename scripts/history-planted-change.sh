@@ -48,7 +48,7 @@ for ((i = 1; i <= runs; i++)); do
   code=$?
   set -e
   verdicts=$(jq -r '[.rows[] | "\(.params.direction) \(.verdict)"] | join(", ")' "$TEST_TMP/gate.json" 2>/dev/null || cat "$TEST_TMP/gate.err")
-  value=$(jq -r '.results[] | select(.params.direction == "to_peer") | .points[0].stats.median * 1000 | round / 1000' "$file")
+  value=$(printf '%.4g' "$(jq -r '.results[] | select(.params.direction == "to_peer") | .points[0].stats.median' "$file")")
   printf 'run %2d  %-8s  to_peer %s GB/s  compare --history: exit %d (%s)\n' "$i" \
     "$( ((i < change_at)) && echo "$rate" || echo "$slow_rate")" "$value" "$code" "$verdicts"
   shaped_verdict=$(jq -r '.rows[] | select(.params.direction == "to_peer") | .verdict' "$TEST_TMP/gate.json" 2>/dev/null || true)

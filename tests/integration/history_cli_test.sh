@@ -43,6 +43,22 @@ python3 "$here/history_runs.py" "$T/other" 1 --host node-b
 expect_exit 0 "a new series has no history" -- "$G" compare --history "$T/s.db" "$T/other/run-001.json"
 expect_contains "$out" "ADDED" "a new series is ADDED"
 
+# The trend section: alone, and beside a result file; nothing fetched from the network.
+expect_exit 0 "report --history alone" -- "$G" report --history "$T/s.db" --html "$T/trend.html"
+html=$(cat "$T/trend.html")
+expect_contains "$html" "Trends in the results store" "the report has the trend section"
+expect_contains "$html" "<td>run-011</td>" "its table lists the change at run 11"
+if [[ $html != *"not drawn:"* ]]; then
+  # One chart per series; cairo's SVG draws text as glyphs, so the marks are counted by their
+  # colours: a change red, an event grey, each once in the plot and once in the legend.
+  [[ $(grep -o "<svg" <<<"$html" | wc -l) == 2 ]] && pass "a chart per series that changed" || fail "charts: $(grep -o "<svg" <<<"$html" | wc -l), expected 2"
+  [[ $(grep -o "stroke:rgb(80%,10%,10%)" <<<"$html" | wc -l) == 4 ]] && pass "each chart marks its change" || fail "change marks: $(grep -o "stroke:rgb(80%,10%,10%)" <<<"$html" | wc -l), expected 4"
+  [[ $(grep -o "stroke:rgb(35%,35%,35%)" <<<"$html" | wc -l) == 4 ]] && pass "each chart marks its event" || fail "event marks: $(grep -o "stroke:rgb(35%,35%,35%)" <<<"$html" | wc -l), expected 4"
+fi
+if grep -qE '(src|href)="(https?:)?//' "$T/trend.html"; then fail "the trend report loads something from the network"; else pass "the trend report works offline"; fi
+expect_exit 0 "report with a result file and --history" -- "$G" report "$T/runs/run-001.json" --history "$T/s.db" --html "$T/both.html"
+expect_contains "$(cat "$T/both.html")" "Trends in the results store" "the trend section follows the run's report"
+
 # A store from a newer gpubench.
 cp "$T/s.db" "$T/newer.db"
 sqlite3 "$T/newer.db" "UPDATE gpubench_store SET value = '99' WHERE name = 'schema_version'; UPDATE gpubench_store SET value = '9.0.0' WHERE name = 'written_by';"
@@ -59,6 +75,9 @@ expect_exit 0 "run --no-store" -- "$G" run --suite memory --filter memory.host.c
 
 # Bad input: exit 2 with a message, never a crash.
 expect_exit 2 "store add of a missing file" -- "$G" store add --store "$T/s.db" "$T/missing.json"
+expect_exit 2 "history of a store that does not exist" -- "$G" history --store "$T/none/gpubench.db"
+expect_contains "$err" "no results store at" "a missing store is named, not created"
+[[ ! -e $T/none ]] && pass "reading a missing store creates nothing" || fail "history created $T/none"
 expect_exit 2 "a store that is a folder" -- "$G" history --store "$T"
 expect_exit 2 "--since that is no date" -- "$G" history --store "$T/s.db" --since yesterday
 expect_exit 2 "--max-p out of range" -- "$G" history --store "$T/s.db" --max-p 2
