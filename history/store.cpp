@@ -21,28 +21,6 @@ std::string number(double v) {
   return fmt::format("{}", v);
 }
 
-struct point_row {
-  std::string series;
-  const core::case_result* c;
-  const core::point_result* p;
-  std::string host;
-  std::string fingerprint;
-};
-
-void collect(const nlohmann::json& system, const std::vector<core::case_result>& cases,
-             const std::string& host, std::vector<point_row>& out,
-             std::map<std::string, nlohmann::json>& details) {
-  for (const auto& c : cases) {
-    if (c.status != core::case_status::ok) continue;
-    const nlohmann::json detail = fingerprint_detail(system, c.kind);
-    const std::string id = fingerprint_id(detail);
-    details.emplace(id, detail);
-    for (const auto& p : c.points)
-      if (std::isfinite(p.stats.median))
-        out.push_back({series_key(c.benchmark, c.params, p.bytes, host), &c, &p, host, id});
-  }
-}
-
 std::string text(const value& v) {
   return v ? *v : std::string();
 }
@@ -60,6 +38,20 @@ std::string stored_run_id(const core::result_file& file) {
   return fmt::format("{}#{}", file.run.id.empty() ? "run" : file.run.id, fingerprint_id(cases));
 }
 
+void store::collect(const nlohmann::json& system, const std::vector<core::case_result>& cases,
+                    const std::string& host, std::vector<point_row>& out,
+                    std::map<std::string, nlohmann::json>& details) {
+  for (const auto& c : cases) {
+    if (c.status != core::case_status::ok) continue;
+    const nlohmann::json detail = fingerprint_detail(system, c.kind);
+    const std::string id = fingerprint_id(detail);
+    details.emplace(id, detail);
+    for (const auto& p : c.points)
+      if (std::isfinite(p.stats.median))
+        out.push_back({series_key(c.benchmark, c.params, p.bytes, host), &c, &p, host, id});
+  }
+}
+
 store::store(const std::string& location) : m_db(open_database(location)) {
   prepare_schema(*m_db);
 }
@@ -75,15 +67,30 @@ add_result store::add(const core::result_file& file, const std::string& source) 
     for (const auto& node : file.cluster->nodes)
       collect(node.system, node.results, node.name, rows, details);
 
+  try {
+    result.added = insert(file, result.run_id, rows, details, source);
+  } catch (const std::runtime_error& e) {
+    // The database's own message, with what was being done and where.
+    throw std::runtime_error(
+        fmt::format("store {}: adding run {}: {}", describe(), result.run_id, e.what()));
+  }
+  if (result.added) result.points = rows.size();
+  return result;
+}
+
+bool store::insert(const core::result_file& file, const std::string& run_id,
+                   const std::vector<point_row>& rows,
+                   const std::map<std::string, nlohmann::json>& details,
+                   const std::string& source) {
   write_transaction tx(*m_db);
-  if (!m_db->query("SELECT 1 FROM runs WHERE run_id = $1", {result.run_id}).empty())
-    return result;  // already stored: the rollback leaves the store as it was
+  if (!m_db->query("SELECT 1 FROM runs WHERE run_id = $1", {run_id}).empty())
+    return false;  // already stored: the rollback leaves the store as it was
+  const std::string host = file.system.is_object() ? file.system.value("host", "") : "";
   const std::string started = file.run.started.empty() ? core::rfc3339_now() : file.run.started;
   m_db->query(
       "INSERT INTO runs (run_id, seq, started, host, suite, tool_version, source, added) "
       "VALUES ($1, (SELECT COALESCE(MAX(seq), 0) + 1 FROM runs), $2, $3, $4, $5, $6, $7)",
-      {result.run_id, started, host, file.run.suite, file.tool.version, source,
-       core::rfc3339_now()});
+      {run_id, started, host, file.run.suite, file.tool.version, source, core::rfc3339_now()});
   for (const auto& [id, detail] : details)
     m_db->query(
         "INSERT INTO fingerprints (fingerprint, detail) VALUES ($1, $2) "
@@ -94,14 +101,12 @@ add_result store::add(const core::result_file& file, const std::string& source) 
         "INSERT INTO points (run_id, series, benchmark, params, bytes, host, fingerprint, "
         "metric, unit, better, median, samples) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, "
         "$10, $11, $12) ON CONFLICT (run_id, series) DO NOTHING",
-        {result.run_id, r.series, r.c->benchmark, r.c->params.dump(), std::to_string(r.p->bytes),
-         r.host, r.fingerprint, r.c->metric, r.c->unit, r.c->better, number(r.p->stats.median),
+        {run_id, r.series, r.c->benchmark, r.c->params.dump(), std::to_string(r.p->bytes), r.host,
+         r.fingerprint, r.c->metric, r.c->unit, r.c->better, number(r.p->stats.median),
          std::to_string(std::max<std::size_t>(1, r.p->samples.size()))});
-    ++result.points;
   }
   tx.commit();
-  result.added = true;
-  return result;
+  return true;
 }
 
 std::vector<series> store::load(const series_query& q) const {

@@ -67,6 +67,23 @@ class store {
   std::string describe() const { return m_db->describe(); }
 
  private:
+  // One point to store, pointing into the result file being added.
+  struct point_row {
+    std::string series;
+    const core::case_result* c;
+    const core::point_result* p;
+    std::string host;
+    std::string fingerprint;
+  };
+  // The measured points of `cases` (status ok, a finite median) and their fingerprints.
+  static void collect(const nlohmann::json& system, const std::vector<core::case_result>& cases,
+                      const std::string& host, std::vector<point_row>& out,
+                      std::map<std::string, nlohmann::json>& details);
+  // The transaction of add(): false when the store held the run already.
+  bool insert(const core::result_file& file, const std::string& run_id,
+              const std::vector<point_row>& rows,
+              const std::map<std::string, nlohmann::json>& details, const std::string& source);
+
   std::unique_ptr<database> m_db;
 };
 
