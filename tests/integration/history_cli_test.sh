@@ -43,6 +43,14 @@ python3 "$here/history_runs.py" "$T/other" 1 --host node-b
 expect_exit 0 "a new series has no history" -- "$G" compare --history "$T/s.db" "$T/other/run-001.json"
 expect_contains "$out" "ADDED" "a new series is ADDED"
 
+# Other tools' output is stored as `gpubench import` reads it; the same log twice is one run.
+imp="$here/../golden/import"
+expect_exit 0 "store add of nccl-tests and iperf3 output" -- "$G" store add --store "$T/imports.db" "$imp/nccl-allreduce-1node.txt" "$imp/iperf3-reverse.json"
+expect_contains "$out" "2 runs added" "each tool's output is a run"
+expect_exit 0 "the same nccl-tests log again" -- "$G" store add --store "$T/imports.db" "$imp/nccl-allreduce-1node.txt"
+expect_contains "$out" "0 runs added, 1 already there" "an imported log added twice is kept once"
+expect_exit 2 "store add of a file no importer reads" -- "$G" store add --store "$T/imports.db" "$here/history_runs.py"
+
 # The trend section: alone, and beside a result file; nothing fetched from the network.
 expect_exit 0 "report --history alone" -- "$G" report --history "$T/s.db" --html "$T/trend.html"
 html=$(cat "$T/trend.html")
