@@ -177,11 +177,12 @@ int run_compare(const compare_options& o, const environment& env) {
 
 command setup_compare(CLI::App& app, const environment& env) {
   auto* sub = app.add_subcommand(
-      "compare", "Compare two result files (or one against a reference file): the CI gate");
+      "compare",
+      "Compare two result files (or one against a reference file or its history): the CI gate");
   auto o = std::make_shared<compare_options>();
   sub->add_option("files", o->files,
-                  "BASE.json NEW.json, or NEW.json alone with --references; other tools' output "
-                  "is imported as it is read (docs/import.md)")
+                  "BASE.json NEW.json, or NEW.json alone with --references or --history; "
+                  "other tools' output is imported as it is read (docs/import.md)")
       ->required()
       ->expected(1, 2);
   sub->add_option("--threshold", o->thresholds,
@@ -216,7 +217,8 @@ command setup_compare(CLI::App& app, const environment& env) {
       "Exit codes: 0 no regression; 1 a regression (SLOWER, LOST, outside a reference bound); "
       "2 bad usage or bad input.\n"
       "Example: gpubench compare base.json new.json --threshold 5% "
-      "--threshold net.tcp.latency=10% --format junit --out compare.xml");
+      "--threshold net.tcp.latency=10% --format junit --out compare.xml\n"
+      "        gpubench compare --history results/gpubench.db new.json (against its series)");
   return {sub, [o, &env] { return run_compare(*o, env); }};
 }
 
