@@ -39,7 +39,7 @@ int store_run_result(const std::string& location, const std::filesystem::path& o
     return code;
   } catch (const std::exception& e) {
     fmt::print(stderr, "gpubench: storing the result in {}: {} (the result file {} is kept)\n",
-               location, e.what(), out.string());
+               history::printable_location(location), e.what(), out.string());
     return code == 0 ? 1 : code;
   }
 }

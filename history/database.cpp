@@ -9,6 +9,15 @@ bool is_postgresql(const std::string& location) {
   return location.starts_with("postgresql://") || location.starts_with("postgres://");
 }
 
+std::string printable_location(const std::string& location) {
+  const auto scheme = location.find("://");
+  const auto at = location.find('@');
+  if (!is_postgresql(location) || at == std::string::npos) return location;
+  const auto colon = location.find(':', scheme + 3);
+  if (colon == std::string::npos || colon > at) return location;
+  return location.substr(0, colon + 1) + "***" + location.substr(at);
+}
+
 std::unique_ptr<database> open_database(const std::string& location) {
   if (is_postgresql(location)) return open_postgresql(location);
   return open_sqlite(location);

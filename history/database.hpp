@@ -37,6 +37,9 @@ std::unique_ptr<database> open_database(const std::string& location);
 // Whether `location` names a PostgreSQL server rather than a file.
 bool is_postgresql(const std::string& location);
 
+// `location` fit for a message: a password in a URI replaced by ***.
+std::string printable_location(const std::string& location);
+
 // A write transaction: committed by commit(), rolled back when left without it (an exception).
 class write_transaction {
  public:

@@ -41,7 +41,7 @@ class postgresql_database final : public database {
     m_where = fmt::format("PostgreSQL database {} on {}", PQdb(m_conn.get()),
                           PQhost(m_conn.get()) ? PQhost(m_conn.get()) : "?");
     if (PQstatus(m_conn.get()) != CONNECTION_OK)
-      throw core::usage_error(fmt::format("store {}: cannot connect: {}", redacted(uri),
+      throw core::usage_error(fmt::format("store {}: cannot connect: {}", printable_location(uri),
                                           trimmed(PQerrorMessage(m_conn.get()))));
     // Notices ("relation already exists, skipping") are not for the user.
     PQsetNoticeProcessor(
@@ -81,16 +81,6 @@ class postgresql_database final : public database {
   std::string describe() const override { return m_where; }
 
  private:
-  // A URI may hold a password: never in a message.
-  static std::string redacted(const std::string& uri) {
-    const auto scheme = uri.find("://");
-    const auto at = uri.find('@');
-    if (scheme == std::string::npos || at == std::string::npos) return uri;
-    const auto colon = uri.find(':', scheme + 3);
-    if (colon == std::string::npos || colon > at) return uri;
-    return uri.substr(0, colon + 1) + "***" + uri.substr(at);
-  }
-
   struct closer {
     void operator()(PGconn* c) const { PQfinish(c); }
   };

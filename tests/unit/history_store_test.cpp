@@ -172,6 +172,15 @@ TEST_F(temp_store, AnUnopenableStoreIsAUsageError) {
   EXPECT_THROW(store s(path()), core::usage_error);
 }
 
+TEST(store_location, APasswordIsNeverPrinted) {
+  EXPECT_EQ(printable_location("postgresql://ci:s3cret@db.example:5432/gpubench"),
+            "postgresql://ci:***@db.example:5432/gpubench");
+  EXPECT_EQ(printable_location("postgresql://ci@db/gpubench"), "postgresql://ci@db/gpubench");
+  EXPECT_EQ(printable_location("results/a:b@c.db"), "results/a:b@c.db");
+  EXPECT_TRUE(is_postgresql("postgres://x/y"));
+  EXPECT_FALSE(is_postgresql("results/gpubench.db"));
+}
+
 TEST(series_key, NamesBenchmarkParamsSizeAndHost) {
   EXPECT_EQ(series_key("net.tcp.latency", {{"peer", "198.18.0.2"}, {"a", 1}}, 64, "h"),
             R"(net.tcp.latency {"a":1,"peer":"198.18.0.2"} @64 on h)");
