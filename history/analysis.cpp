@@ -6,7 +6,7 @@ namespace gpubench::history {
 
 namespace {
 
-std::vector<double> values(const series& s, std::size_t begin, std::size_t end) {
+std::vector<double> values_of(const series& s, std::size_t begin, std::size_t end) {
   std::vector<double> v;
   for (std::size_t i = begin; i < end; ++i)
     v.push_back(s.points[i].value);
@@ -44,7 +44,7 @@ std::vector<series_analysis> analyse(std::vector<series> all,
           e.changes = fingerprint_changes(before->second, after->second);
         a.events.push_back(std::move(e));
       }
-      const auto v = values(s, begin, end);
+      const auto v = values_of(s, begin, end);
       const auto points = find_change_points(v, options.change);
       if (points.empty()) ++quiet;
       for (const auto& cp : points) {
@@ -68,7 +68,7 @@ std::vector<double> latest_segment(const series& s, const std::string& fingerpri
                                    const change_options& options) {
   const auto segments = fingerprint_segments(s);
   if (segments.empty() || s.points.back().fingerprint != fingerprint) return {};
-  auto v = values(s, segments.back().first, segments.back().second);
+  auto v = values_of(s, segments.back().first, segments.back().second);
   const auto points = find_change_points(v, options);
   if (!points.empty()) v.erase(v.begin(), v.begin() + static_cast<long>(points.back().index));
   return v;

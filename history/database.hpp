@@ -11,15 +11,16 @@
 namespace gpubench::history {
 
 // A parameter or a column: text, or SQL NULL.
-using value = std::optional<std::string>;
-using row = std::vector<value>;
+using sql_value = std::optional<std::string>;
+using sql_row = std::vector<sql_value>;
 
 class database {
  public:
   virtual ~database() = default;
   // Runs one statement; `params` fill $1, $2, ... in order. Returns its rows (none for a
   // statement that returns none). Throws std::runtime_error with the database's message.
-  virtual std::vector<row> query(const std::string& sql, const std::vector<value>& params = {}) = 0;
+  virtual std::vector<sql_row> query(const std::string& sql,
+                                     const std::vector<sql_value>& params = {}) = 0;
   // Starts a transaction that no other writer runs beside (SQLite: BEGIN IMMEDIATE behind a
   // busy timeout; PostgreSQL: an advisory lock held to the end of the transaction).
   virtual void begin_write() = 0;

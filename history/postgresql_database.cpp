@@ -19,7 +19,7 @@ constexpr const char* writer_lock = "SELECT pg_advisory_xact_lock(1735422818)";
 struct result_deleter {
   void operator()(PGresult* r) const { PQclear(r); }
 };
-using result = std::unique_ptr<PGresult, result_deleter>;
+using pg_result = std::unique_ptr<PGresult, result_deleter>;
 
 std::string trimmed(const char* message) {
   std::string s = message ? message : "";
@@ -48,23 +48,25 @@ class postgresql_database final : public database {
         m_conn.get(), [](void*, const char*) {}, nullptr);
   }
 
-  std::vector<row> query(const std::string& sql, const std::vector<value>& params) override {
+  std::vector<sql_row> query(const std::string& sql,
+                             const std::vector<sql_value>& params) override {
     std::vector<const char*> raw;
     raw.reserve(params.size());
     for (const auto& p : params)
       raw.push_back(p ? p->c_str() : nullptr);
-    const result r(PQexecParams(m_conn.get(), sql.c_str(), static_cast<int>(raw.size()), nullptr,
-                                raw.data(), nullptr, nullptr, 0));
+    const pg_result r(PQexecParams(m_conn.get(), sql.c_str(), static_cast<int>(raw.size()), nullptr,
+                                   raw.data(), nullptr, nullptr, 0));
     const auto status = r ? PQresultStatus(r.get()) : PGRES_FATAL_ERROR;
     if (status != PGRES_COMMAND_OK && status != PGRES_TUPLES_OK)
       throw std::runtime_error(fmt::format("running `{}`: {}", sql.substr(0, 60),
                                            trimmed(PQerrorMessage(m_conn.get()))));
-    std::vector<row> rows;
+    std::vector<sql_row> rows;
     const int n = PQntuples(r.get()), columns = PQnfields(r.get());
     for (int i = 0; i < n; ++i) {
-      row out;
+      sql_row out;
       for (int c = 0; c < columns; ++c)
-        out.push_back(PQgetisnull(r.get(), i, c) ? std::nullopt : value(PQgetvalue(r.get(), i, c)));
+        out.push_back(PQgetisnull(r.get(), i, c) ? std::nullopt
+                                                 : sql_value(PQgetvalue(r.get(), i, c)));
       rows.push_back(std::move(out));
     }
     return rows;

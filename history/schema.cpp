@@ -54,9 +54,9 @@ std::string meta(database& db, const char* name) {
   return rows.empty() || !rows[0][0] ? std::string() : *rows[0][0];
 }
 
-void set_meta(database& db, const char* name, const std::string& value) {
+void set_meta(database& db, const char* name, const std::string& to) {
   db.query("DELETE FROM gpubench_store WHERE name = $1", {name});
-  db.query("INSERT INTO gpubench_store (name, value) VALUES ($1, $2)", {name, value});
+  db.query("INSERT INTO gpubench_store (name, value) VALUES ($1, $2)", {name, to});
 }
 
 int version_of(database& db) {

@@ -15,7 +15,7 @@ bool gpu_software(const std::string& key) {
   return key == "nvidia_driver" || key == "cuda_driver" || key == "cuda_runtime";
 }
 
-void copy_if(nlohmann::json& to, const nlohmann::json& from, const char* key) {
+void copy_field(nlohmann::json& to, const nlohmann::json& from, const char* key) {
   if (from.is_object() && from.contains(key) && !from[key].is_null()) to[key] = from[key];
 }
 
@@ -35,9 +35,9 @@ nlohmann::json physical_nics(const nlohmann::json& system) {
   for (const auto& n : system["nics"]) {
     if (!n.is_object() || n.value("virtual", true)) continue;
     nlohmann::json nic = nlohmann::json::object();
-    copy_if(nic, n, "name");
-    copy_if(nic, n, "driver");
-    copy_if(nic, n, "mtu");
+    copy_field(nic, n, "name");
+    copy_field(nic, n, "driver");
+    copy_field(nic, n, "mtu");
     out.push_back(nic);
   }
   return out;
@@ -49,8 +49,8 @@ nlohmann::json rdma_firmware(const nlohmann::json& system) {
   for (const auto& d : system["rdma_devices"]) {
     if (!d.is_object()) continue;
     nlohmann::json dev = nlohmann::json::object();
-    copy_if(dev, d, "name");
-    copy_if(dev, d, "firmware");
+    copy_field(dev, d, "name");
+    copy_field(dev, d, "firmware");
     out.push_back(dev);
   }
   return out;
@@ -76,8 +76,8 @@ std::string series_key(const std::string& benchmark, const nlohmann::json& param
 nlohmann::json fingerprint_detail(const nlohmann::json& system, const core::measure_kind& kind) {
   nlohmann::json d = nlohmann::json::object();
   if (!system.is_object()) return d;
-  copy_if(d, system, "kernel");
-  copy_if(d, system, "virtualization");
+  copy_field(d, system, "kernel");
+  copy_field(d, system, "virtualization");
   if (system.contains("cpu") && system["cpu"].is_object() && system["cpu"].contains("model"))
     d["cpu"] = system["cpu"]["model"];
   const nlohmann::json software =
@@ -94,11 +94,11 @@ nlohmann::json fingerprint_detail(const nlohmann::json& system, const core::meas
   if (on_network) {
     if (auto nics = physical_nics(system); !nics.empty()) d["nics"] = nics;
     if (auto rdma = rdma_firmware(system); !rdma.empty()) d["rdma_devices"] = rdma;
-    copy_if(d, software, "rdma_core");
+    copy_field(d, software, "rdma_core");
   }
   if (kind.is(core::paths::collective)) {
-    copy_if(d, software, "nccl");
-    copy_if(d, software, "mpi");
+    copy_field(d, software, "nccl");
+    copy_field(d, software, "mpi");
   }
   return d;
 }

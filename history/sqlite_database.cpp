@@ -41,7 +41,8 @@ class sqlite_database final : public database {
     }
   }
 
-  std::vector<row> query(const std::string& sql, const std::vector<value>& params) override {
+  std::vector<sql_row> query(const std::string& sql,
+                             const std::vector<sql_value>& params) override {
     sqlite3_stmt* raw = nullptr;
     if (sqlite3_prepare_v2(m_db.get(), sql.c_str(), static_cast<int>(sql.size()), &raw, nullptr) !=
         SQLITE_OK)
@@ -57,16 +58,16 @@ class sqlite_database final : public database {
                          : sqlite3_bind_null(stmt.get(), at);
       if (rc != SQLITE_OK) fail("binding", sql);
     }
-    std::vector<row> rows;
+    std::vector<sql_row> rows;
     for (;;) {
       const int rc = sqlite3_step(stmt.get());
       if (rc == SQLITE_DONE) break;
       if (rc != SQLITE_ROW) fail("running", sql);
       const int n = sqlite3_column_count(stmt.get());
-      row r;
+      sql_row r;
       for (int c = 0; c < n; ++c) {
-        const auto* text = sqlite3_column_text(stmt.get(), c);
-        r.push_back(text ? value(reinterpret_cast<const char*>(text)) : std::nullopt);
+        const auto* cell = sqlite3_column_text(stmt.get(), c);
+        r.push_back(cell ? sql_value(reinterpret_cast<const char*>(cell)) : std::nullopt);
       }
       rows.push_back(std::move(r));
     }

@@ -21,7 +21,7 @@ std::string number(double v) {
   return fmt::format("{}", v);
 }
 
-std::string text(const value& v) {
+std::string text_of(const sql_value& v) {
   return v ? *v : std::string();
 }
 
@@ -123,21 +123,22 @@ std::vector<series> store::load(const series_query& q) const {
       {q.since});
   std::vector<series> out;
   for (const auto& r : rows) {
-    const std::string key = text(r[0]);
+    const std::string key = text_of(r[0]);
     if (filter && !std::regex_search(key, *filter)) continue;
     if (out.empty() || out.back().key != key) {
       series s;
       s.key = key;
-      s.benchmark = text(r[1]);
-      s.params = nlohmann::json::parse(text(r[2]), nullptr, false);
-      s.bytes = std::stoull(text(r[3]));
-      s.host = text(r[4]);
-      s.metric = text(r[5]);
-      s.unit = text(r[6]);
-      s.better = text(r[7]);
+      s.benchmark = text_of(r[1]);
+      s.params = nlohmann::json::parse(text_of(r[2]), nullptr, false);
+      s.bytes = std::stoull(text_of(r[3]));
+      s.host = text_of(r[4]);
+      s.metric = text_of(r[5]);
+      s.unit = text_of(r[6]);
+      s.better = text_of(r[7]);
       out.push_back(std::move(s));
     }
-    out.back().points.push_back({text(r[8]), text(r[9]), std::stod(text(r[10])), text(r[11])});
+    out.back().points.push_back(
+        {text_of(r[8]), text_of(r[9]), std::stod(text_of(r[10])), text_of(r[11])});
   }
   // The databases sort text by their own collations: one order for both.
   std::sort(out.begin(), out.end(), [](const series& a, const series& b) { return a.key < b.key; });
@@ -147,13 +148,13 @@ std::vector<series> store::load(const series_query& q) const {
 std::map<std::string, nlohmann::json> store::fingerprints() const {
   std::map<std::string, nlohmann::json> out;
   for (const auto& r : m_db->query("SELECT fingerprint, detail FROM fingerprints"))
-    out[text(r[0])] = nlohmann::json::parse(text(r[1]), nullptr, false);
+    out[text_of(r[0])] = nlohmann::json::parse(text_of(r[1]), nullptr, false);
   return out;
 }
 
 std::size_t store::run_count() const {
   const auto rows = m_db->query("SELECT COUNT(*) FROM runs");
-  return rows.empty() ? 0 : std::stoull(text(rows[0][0]));
+  return rows.empty() ? 0 : std::stoull(text_of(rows[0][0]));
 }
 
 }  // namespace gpubench::history
