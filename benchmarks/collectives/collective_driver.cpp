@@ -77,7 +77,18 @@ scaling_row measure_collective(core::case_state& state, const collective_op& op,
     max_send = std::max(max_send, c.send);
     max_recv = std::max(max_recv, c.recv);
   }
-  backend.prepare(max_send * esize, max_recv * esize);
+  // A rank that cannot make its buffers (out of GPU memory) fails the case on every rank
+  // at once: the others would wait for it in their first collective until the watchdog.
+  std::string failed;
+  try {
+    backend.prepare(max_send * esize, max_recv * esize);
+  } catch (const std::exception& e) {
+    failed = e.what();
+  }
+  if (group.any(!failed.empty()))
+    throw std::runtime_error(failed.empty() ? "another rank could not make its buffers (its "
+                                              "message says why)"
+                                            : failed);
 
   const double factor = op.bus_factor(ranks);
   // Every rank sees the same reduced times, but their clocks differ: stop together, also when

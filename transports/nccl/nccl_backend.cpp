@@ -30,7 +30,7 @@ ncclDataType_t to_nccl(dtype t) {
 }  // namespace
 
 gpu_backend::gpu_backend(const library& lib, const std::vector<int>& devices, int first_rank,
-                         int nranks, const ncclUniqueId& id, dtype type, double stall_timeout_s)
+                         int nranks, dtype type, double stall_timeout_s)
     : m_lib(lib), m_type(type), m_nranks(nranks), m_stall_timeout_s(stall_timeout_s) {
   // The device is current before the stream, the buffers and the communicator exist:
   // otherwise every one of them lands on GPU 0.
@@ -41,6 +41,10 @@ gpu_backend::gpu_backend(const library& lib, const std::vector<int>& devices, in
     g.stream = std::make_unique<cuda_stream>(g.device);
     m_gpus.push_back(std::move(g));
   }
+}
+
+void gpu_backend::init(const ncclUniqueId& id) {
+  const int nranks = m_nranks;
   const bool grouped = m_gpus.size() > 1;
   try {
     if (grouped) m_lib.check(m_lib.fn().group_start(), "ncclGroupStart");
@@ -133,8 +137,11 @@ void gpu_backend::read(buffer_role role, std::size_t index, std::span<std::byte>
 }
 
 void gpu_backend::wait_all(const std::string& what) {
-  const auto deadline =
-      std::chrono::steady_clock::now() + std::chrono::duration<double>(m_stall_timeout_s);
+  // Three quarters of the limit: the launch's watchdog, armed with the whole limit since the
+  // last sign of progress, would otherwise end the job first, with no ncclCommAbort and no
+  // reason for the case.
+  const double limit = 0.75 * m_stall_timeout_s;
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(limit);
   for (auto& g : m_gpus) {
     for (;;) {
       const cudaError_t e = cudaStreamQuery(g.stream->get());
@@ -152,9 +159,9 @@ void gpu_backend::wait_all(const std::string& what) {
       if (std::chrono::steady_clock::now() > deadline) {
         abort_all();
         throw std::runtime_error(fmt::format(
-            "{}: not complete after {:g} s (--coll-timeout); a peer rank died or hangs, "
-            "communicator aborted",
-            what, m_stall_timeout_s));
+            "{}: not complete after {:g} s (three quarters of --coll-timeout {:g} s); a peer "
+            "rank died or hangs, communicator aborted",
+            what, limit, m_stall_timeout_s));
       }
       std::this_thread::yield();
     }
