@@ -166,6 +166,16 @@ void gpu_backend::wait_all(const std::string& what) {
       std::this_thread::yield();
     }
   }
+  // An operation may also end with its error already reported: a stream that drained is not
+  // a collective that succeeded.
+  for (auto& g : m_gpus) {
+    ncclResult_t async = ncclSuccess;
+    m_lib.check(m_lib.fn().comm_get_async_error(g.comm, &async), "ncclCommGetAsyncError");
+    if (async != ncclSuccess) {
+      abort_all();
+      m_lib.check(async, what + " (asynchronous NCCL error, communicator aborted)");
+    }
+  }
 }
 
 ncclResult_t gpu_backend::enqueue(const call_args& args, const gpu& g) const {

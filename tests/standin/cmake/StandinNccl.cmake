@@ -32,3 +32,23 @@ target_link_libraries(standin_gpubench PRIVATE gpubench_cli)
 set_target_properties(standin_gpubench PROPERTIES ENABLE_EXPORTS ON GPUBENCH_DEVICE_BACKENDS
   "gpubench_gpu_backend_standin;gpubench_nccl_standin;gpubench_rdma_cuda_standin")
 add_dependencies(standin_gpubench gpubench_standin_nccl)
+
+# RDMA's GPU memory on the stand-in, in the stand-in's test binary.
+target_sources(standin_tests PRIVATE rdma_cuda_memory_test.cpp)
+target_link_libraries(standin_tests PRIVATE gpubench_rdma_cuda_standin)
+
+# Every coll.* case with backend nccl through standin_gpubench under mpirun (seconds each).
+foreach(check ranks2 ranks4 local visible_one visible_share exclusive deadline never_join
+    async_error corrupt)
+  add_test(NAME standin.nccl.${check}
+    COMMAND "${CMAKE_CURRENT_SOURCE_DIR}/nccl_standin_test.sh" $<TARGET_FILE:standin_gpubench>
+      $<TARGET_FILE:gpubench_standin_nccl> ${check})
+  set_tests_properties(standin.nccl.${check} PROPERTIES LABELS "standin;nccl" TIMEOUT 180
+    SKIP_RETURN_CODE 77)
+endforeach()
+
+# The shipped gpubench contains none of the stand-in (and the check can see it where it is).
+add_test(NAME standin.release_symbols
+  COMMAND "${CMAKE_CURRENT_SOURCE_DIR}/release_symbols_test.sh" $<TARGET_FILE:gpubench>
+    $<TARGET_FILE:standin_gpubench> $<TARGET_FILE:gpubench_standin_nccl>)
+set_tests_properties(standin.release_symbols PROPERTIES LABELS standin SKIP_RETURN_CODE 77)

@@ -228,14 +228,19 @@ void execute(ncclComm& comm, const operation& op) {
             },
             comm.aborting, forever, what + ", waiting for the ranks to read the previous one"))
       return fail(comm, f.remote ? ncclRemoteError : ncclSystemError, f.what);
+    // The fault strikes before this rank's part reaches the others, and the operation stays
+    // on the stream until ncclCommAbort, as a kernel whose proxy failed: every rank's
+    // operation fails (the others' when this rank aborts).
+    if (comm.fault_at(fault_kind::async_error, op.seq)) {
+      fail(comm, ncclSystemError, "fault switch: asynchronous error in the middle of " + what);
+      s.wait([] { return false; }, comm.aborting, forever, what);
+      return;
+    }
     rank_state& mine = s.state(me);
     mine.bytes.store(post_part(op, s.slot(me), me, n, s.capacity()));
     mine.op.store(static_cast<std::int32_t>(op.code));
     mine.count.store(op.count);
     mine.posted.store(op.seq);
-    if (comm.fault_at(fault_kind::async_error, op.seq))
-      return fail(comm, ncclSystemError,
-                  "fault switch: asynchronous error in the middle of " + what);
     if (auto f = s.wait(
             [&] {
               for (int r = 0; r < n; ++r)
