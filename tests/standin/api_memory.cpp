@@ -1,5 +1,6 @@
 // The stand-in's memory calls: device and pinned host memory, and copies and memsets with
 // CUDA's rules of who may touch what and when each call returns.
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
@@ -285,4 +286,15 @@ cudaError_t cudaPointerGetAttributes(cudaPointerAttributes* attributes, const vo
   attributes->devicePointer = const_cast<void*>(ptr);
   attributes->hostPointer = r->kind == memory_kind::device ? nullptr : const_cast<void*>(ptr);
   return cudaSuccess;
+}
+
+int gpubench_standin_access_problem(int device, const void* ptr, std::size_t bytes, char* why,
+                                    std::size_t len) {
+  runtime* rt = installed_runtime();
+  const std::string problem =
+      !rt ? std::string("no stand-in machine")
+          : rt->access_problem(device, reinterpret_cast<std::uintptr_t>(ptr), bytes);
+  if (problem.empty()) return 0;
+  if (len > 0) std::snprintf(why, len, "%s", problem.c_str());
+  return 1;
 }

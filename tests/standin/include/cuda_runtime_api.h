@@ -209,6 +209,12 @@ cudaError_t cudaGetDriverEntryPointByVersion(const char* symbol, void** fn, unsi
                                              unsigned long long flags,
                                              cudaDriverEntryPointQueryResult* status);
 
+// Why device code on `device` may not touch [ptr, ptr + bytes) (written to `why`, cut to
+// `len`), as the stand-in's kernels are checked; 0 when it may. The stand-in NCCL checks its
+// buffers with it: out of bounds is an illegal address on a GPU.
+int gpubench_standin_access_problem(int device, const void* ptr, std::size_t bytes, char* why,
+                                    std::size_t len);
+
 // Loads `kernel` on the current device (the stand-in records it, as lazy loading would).
 cudaError_t gpubench_standin_func_attributes(cudaFuncAttributes* attr, const void* kernel);
 template <class T>

@@ -127,17 +127,19 @@ ncclResult_t launch(ncclComm* c, std::unique_ptr<nccl::operation> op, cudaStream
 ncclResult_t check_buffer(const ncclComm* c, const void* p, std::size_t bytes, const char* name,
                           const std::string& call) {
   if (bytes == 0) return ncclSuccess;
-  for (const auto* at : {static_cast<const char*>(p), static_cast<const char*>(p) + bytes - 1}) {
-    cudaPointerAttributes a{};
-    if (!p || cudaPointerGetAttributes(&a, at) != cudaSuccess || a.type != cudaMemoryTypeDevice ||
-        a.device != c->device)
-      return warn(c->device, ncclInvalidArgument,
-                  call + " : " + name + " " + std::to_string(bytes) +
-                      " bytes is not device memory of the communicator's GPU " +
-                      std::to_string(c->device) +
-                      (a.type == cudaMemoryTypeDevice ? " (GPU " + std::to_string(a.device) + "'s)"
-                                                      : ""));
-  }
+  cudaPointerAttributes a{};
+  if (!p || cudaPointerGetAttributes(&a, p) != cudaSuccess || a.type != cudaMemoryTypeDevice ||
+      a.device != c->device)
+    return warn(c->device, ncclInvalidArgument,
+                call + " : " + name + " is not device memory of the communicator's GPU " +
+                    std::to_string(c->device) +
+                    (a.type == cudaMemoryTypeDevice ? " (GPU " + std::to_string(a.device) + "'s)"
+                                                    : ""));
+  // The kernel's reach: out of the buffer is an illegal address on a GPU.
+  char why[512] = {};
+  if (gpubench_standin_access_problem(c->device, p, bytes, why, sizeof why) != 0)
+    return warn(c->device, ncclInvalidArgument,
+                call + " : " + name + " of " + std::to_string(bytes) + " bytes: " + why);
   return ncclSuccess;
 }
 
