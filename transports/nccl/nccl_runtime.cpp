@@ -83,10 +83,7 @@ class nccl_real final : public runtime {
     // A rank's device: its index among the ranks of its node that see the same GPUs, modulo
     // their number (srun --gpu-bind gives each task its share of the node's GPUs).
     const std::string seen = visible_bus_ids(count);
-    const auto all = gather_text(group, node_index, seen);
-    std::vector<std::pair<int, std::string>> keys;
-    for (const auto& [node, text] : all)
-      keys.emplace_back(node, text);
+    const auto keys = gather_text(group, node_index, seen);
     const int index = index_among_same_devices(keys)[static_cast<std::size_t>(group.rank())];
     const int device = *device_for_local_rank(index, count, why);
     if (auto dup = duplicate_gpus(gather_gpus(group, node_index, device)))
@@ -102,11 +99,15 @@ class nccl_real final : public runtime {
     } catch (const std::exception& e) {
       failed = e.what();
     }
-    if (group.any(!failed.empty()))
-      throw std::runtime_error(failed.empty()
-                                   ? "another rank of the communicator could not open its GPU "
-                                     "(its message says why); NCCL was not initialised"
-                                   : failed);
+    if (group.any(!failed.empty())) {
+      // Every rank says which ranks failed and why: only rank 0 writes the result file.
+      std::string all;
+      const auto said = gather_text(group, node_index, failed);
+      for (std::size_t r = 0; r < said.size(); ++r)
+        if (!said[r].second.empty())
+          all += (all.empty() ? "" : "; ") + ("rank " + std::to_string(r) + ": ") + said[r].second;
+      throw std::runtime_error("opening the GPUs before NCCL's initialisation: " + all);
+    }
     // Only the communicator's rank 0 creates the id; everyone else receives its bytes (a
     // failure on rank 0 fails every member, none is left in the broadcast).
     ncclUniqueId id{};
