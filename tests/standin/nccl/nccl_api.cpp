@@ -176,8 +176,12 @@ ncclResult_t check_call(const ncclComm* c, const nccl::operation& op, cudaStream
 }
 
 ncclResult_t submit(ncclComm* c, std::unique_ptr<nccl::operation> op, cudaStream_t stream) {
-  if (const ncclResult_t r = check_call(c, *op, stream); r != ncclSuccess) return r;
   group_state& g = group();
+  if (const ncclResult_t r = check_call(c, *op, stream); r != ncclSuccess) {
+    // As NCCL: a call that fails in a group fails the group; ncclGroupEnd launches none of it.
+    if (g.depth > 0 && g.error == ncclSuccess) g.error = r;
+    return r;
+  }
   if (g.depth == 0) return launch(c, std::move(op), stream);
   // A communicator's sends and receives of one group are one exchange, where its first is.
   if (op->code == nccl::op_code::point_to_point)
@@ -267,7 +271,12 @@ STANDIN_API ncclResult_t ncclGroupEnd() {
   if (--g.depth > 0) return ncclSuccess;
   std::vector<pending> work;
   work.swap(g.work);
-  ncclResult_t result = ncclSuccess;
+  ncclResult_t result = g.error;
+  g.error = ncclSuccess;
+  if (result != ncclSuccess) {
+    nccl::log_warn(-1, "ncclGroupEnd: a call of the group failed; none of its operations run");
+    std::erase_if(work, [](const pending& w) { return !w.init; });
+  }
   // Every communicator of the group joins before any waits: one thread initialises them all.
   for (auto& w : work)
     if (w.init && !(w.comm->fault && w.comm->fault->kind == nccl::fault_kind::never_join))
