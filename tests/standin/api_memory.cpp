@@ -236,7 +236,8 @@ cudaError_t cudaHostGetDevicePointer(void** device_ptr, void* host_ptr, unsigned
 cudaError_t cudaMemset(void* ptr, int value, std::size_t count) {
   runtime* rt = installed_runtime();
   if (!rt) return cudaErrorNoDevice;
-  if (const cudaError_t ctx = rt->open_context(rt->current_device()); ctx != cudaSuccess) return ctx;
+  if (const cudaError_t ctx = rt->open_context(rt->current_device()); ctx != cudaSuccess)
+    return ctx;
   return memset_on(*rt, ptr, value, count, rt->worker_of(nullptr), "cudaMemset");
 }
 
@@ -249,7 +250,8 @@ cudaError_t cudaMemsetAsync(void* ptr, int value, std::size_t count, cudaStream_
 cudaError_t cudaMemcpy(void* dst, const void* src, std::size_t count, cudaMemcpyKind kind) {
   runtime* rt = installed_runtime();
   if (!rt) return cudaErrorNoDevice;
-  if (const cudaError_t ctx = rt->open_context(rt->current_device()); ctx != cudaSuccess) return ctx;
+  if (const cudaError_t ctx = rt->open_context(rt->current_device()); ctx != cudaSuccess)
+    return ctx;
   return copy(*rt, dst, src, count, kind, rt->worker_of(nullptr), true, "cudaMemcpy");
 }
 

@@ -67,7 +67,7 @@ runtime* environment_runtime() {
   std::call_once(once, [] {
     try {
       if (auto c = config_from_environment()) {
-        if (c->devices == 0) return;  // CUDA_VISIBLE_DEVICES hides every GPU
+        if (c->devices == 0) return;        // CUDA_VISIBLE_DEVICES hides every GPU
         made = new runtime(std::move(*c));  // never deleted: see the header
         install_runtime(made);
       }

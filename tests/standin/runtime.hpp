@@ -112,8 +112,8 @@ class runtime {
   std::vector<std::atomic<bool>> m_peer;  // [from * devices + to]
   std::vector<std::atomic<int>> m_sticky;
   mutable std::mutex m_mutex;  // contexts, faults, kernels, streams
-  std::set<int> m_contexts;  // every context opened (tests ask)
-  std::map<int, int> m_held;  // device -> lock file held (EXCLUSIVE_PROCESS)
+  std::set<int> m_contexts;    // every context opened (tests ask)
+  std::map<int, int> m_held;   // device -> lock file held (EXCLUSIVE_PROCESS)
   std::vector<std::string> m_faults;
   std::set<std::pair<int, const void*>> m_kernels;
   std::map<CUstream_st*, std::unique_ptr<CUstream_st>> m_streams;

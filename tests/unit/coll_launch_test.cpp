@@ -261,9 +261,11 @@ TEST(CollNccl, DeviceForLocalRank) {
 TEST(CollNccl, DeviceIndexAmongRanksSeeingTheSameGpus) {
   // srun --gpu-bind=closest on a 4-GPU node: ranks 0-1 see the first socket's two GPUs,
   // ranks 2-3 the second's; rank 4 is on another node seeing all four.
-  const std::vector<std::pair<int, std::string>> ranks = {
-      {0, "0000:3b,0000:5e"}, {0, "0000:3b,0000:5e"}, {0, "0000:af,0000:d8"},
-      {0, "0000:af,0000:d8"}, {1, "0000:3b,0000:5e,0000:af,0000:d8"}};
+  const std::vector<std::pair<int, std::string>> ranks = {{0, "0000:3b,0000:5e"},
+                                                          {0, "0000:3b,0000:5e"},
+                                                          {0, "0000:af,0000:d8"},
+                                                          {0, "0000:af,0000:d8"},
+                                                          {1, "0000:3b,0000:5e,0000:af,0000:d8"}};
   EXPECT_EQ(nccl::index_among_same_devices(ranks), (std::vector<int>{0, 1, 0, 1, 0}));
 }
 

@@ -71,8 +71,8 @@ class nccl_real final : public runtime {
             {"compiled_against", nccl_version_text(NCCL_VERSION_CODE)}};
   }
 
-  std::unique_ptr<collective_backend> rank_backend(process_group& group, int node_index,
-                                                   dtype type, double stall_timeout_s) override {
+  std::unique_ptr<collective_backend> rank_backend(process_group& group, int node_index, dtype type,
+                                                   double stall_timeout_s) override {
     if (!load()) throw core::skip_case(m_load_error);
     std::string why;
     const int count = local_gpus(why);
@@ -161,8 +161,7 @@ class nccl_real final : public runtime {
   }
 
   // Every rank's node and `text` (cut to 512 bytes), in communicator rank order.
-  static std::vector<std::pair<int, std::string>> gather_text(process_group& group,
-                                                              int node_index,
+  static std::vector<std::pair<int, std::string>> gather_text(process_group& group, int node_index,
                                                               const std::string& text) {
     struct record {
       std::int32_t node;

@@ -30,8 +30,7 @@ class runtime {
   // does). `stall_timeout_s`: how long a collective may take before its communicator is
   // aborted.
   virtual std::unique_ptr<collective_backend> rank_backend(process_group& group, int node_index,
-                                                           dtype type,
-                                                           double stall_timeout_s) = 0;
+                                                           dtype type, double stall_timeout_s) = 0;
   // NCCL's own debug output (INIT and NET lines) of this process so far, when gpubench
   // captured it (NCCL_DEBUG and NCCL_DEBUG_FILE not set by the user); "" otherwise.
   virtual std::string debug_log() = 0;

@@ -89,8 +89,8 @@ ncclResult_t meet(ncclComm& c) {
   c.ready = true;
   nccl::log_info(c.device, "comm " + std::to_string(reinterpret_cast<std::uintptr_t>(&c)) +
                                " rank " + std::to_string(c.rank) + " nranks " +
-                               std::to_string(c.nranks) + " cudaDev " +
-                               std::to_string(c.device) + " - Init COMPLETE");
+                               std::to_string(c.nranks) + " cudaDev " + std::to_string(c.device) +
+                               " - Init COMPLETE");
   return ncclSuccess;
 }
 
@@ -130,11 +130,11 @@ ncclResult_t check_buffer(const ncclComm* c, const void* p, std::size_t bytes, c
   cudaPointerAttributes a{};
   if (!p || cudaPointerGetAttributes(&a, p) != cudaSuccess || a.type != cudaMemoryTypeDevice ||
       a.device != c->device)
-    return warn(c->device, ncclInvalidArgument,
-                call + " : " + name + " is not device memory of the communicator's GPU " +
-                    std::to_string(c->device) +
-                    (a.type == cudaMemoryTypeDevice ? " (GPU " + std::to_string(a.device) + "'s)"
-                                                    : ""));
+    return warn(
+        c->device, ncclInvalidArgument,
+        call + " : " + name + " is not device memory of the communicator's GPU " +
+            std::to_string(c->device) +
+            (a.type == cudaMemoryTypeDevice ? " (GPU " + std::to_string(a.device) + "'s)" : ""));
   // The kernel's reach: out of the buffer is an illegal address on a GPU.
   char why[512] = {};
   if (gpubench_standin_access_problem(c->device, p, bytes, why, sizeof why) != 0)
@@ -219,8 +219,7 @@ STANDIN_API ncclResult_t ncclGetUniqueId(ncclUniqueId* id) {
   return ncclSuccess;
 }
 
-STANDIN_API ncclResult_t ncclCommInitRank(ncclComm_t* comm, int nranks, ncclUniqueId id,
-                                          int rank) {
+STANDIN_API ncclResult_t ncclCommInitRank(ncclComm_t* comm, int nranks, ncclUniqueId id, int rank) {
   if (!comm) return ncclInvalidArgument;
   *comm = nullptr;
   int device = 0;
@@ -353,8 +352,8 @@ STANDIN_API ncclResult_t ncclAllGather(const void* sendbuff, void* recvbuff, siz
 }
 
 STANDIN_API ncclResult_t ncclReduceScatter(const void* sendbuff, void* recvbuff, size_t recvcount,
-                                           ncclDataType_t datatype, ncclRedOp_t op,
-                                           ncclComm_t comm, cudaStream_t stream) {
+                                           ncclDataType_t datatype, ncclRedOp_t op, ncclComm_t comm,
+                                           cudaStream_t stream) {
   auto o = std::make_unique<nccl::operation>();
   *o = {nccl::op_code::reduce_scatter, sendbuff, recvbuff, recvcount, datatype, op, 0, {}, 0};
   return submit(comm, std::move(o), stream);

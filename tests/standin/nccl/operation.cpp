@@ -56,7 +56,7 @@ void reduce_typed(std::byte* acc, const std::byte* in, std::size_t count, ncclRe
     T a, b;
     std::memcpy(&a, acc + i * sizeof(T), sizeof(T));
     std::memcpy(&b, in + i * sizeof(T), sizeof(T));
-    T r = op == ncclSum ? static_cast<T>(a + b)
+    T r = op == ncclSum    ? static_cast<T>(a + b)
           : op == ncclProd ? static_cast<T>(a * b)
           : op == ncclMax  ? std::max(a, b)
                            : std::min(a, b);
@@ -165,9 +165,8 @@ void compute_result(const operation& op, const shared_comm& s) {
   switch (op.code) {
     case op_code::all_reduce:
     case op_code::reduce_scatter: {
-      const std::size_t at = op.code == op_code::all_reduce
-                                 ? 0
-                                 : block * static_cast<std::size_t>(s.rank());
+      const std::size_t at =
+          op.code == op_code::all_reduce ? 0 : block * static_cast<std::size_t>(s.rank());
       std::vector<std::byte> acc(s.slot(0) + at, s.slot(0) + at + block);
       for (int r = 1; r < n; ++r)
         reduce_into(acc.data(), s.slot(r) + at, op.count, op.type, op.red);
@@ -185,7 +184,8 @@ void compute_result(const operation& op, const shared_comm& s) {
       for (const auto& p : op.parts) {
         if (p.send) continue;
         std::uint64_t entry[2];
-        std::memcpy(entry, s.slot(p.peer) + 2 * sizeof(std::uint64_t) * static_cast<std::size_t>(s.rank()),
+        std::memcpy(entry,
+                    s.slot(p.peer) + 2 * sizeof(std::uint64_t) * static_cast<std::size_t>(s.rank()),
                     sizeof entry);
         if (entry[1] != p.bytes)
           throw std::runtime_error("rank " + std::to_string(s.rank()) + " receives " +

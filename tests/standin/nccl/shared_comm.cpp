@@ -47,8 +47,8 @@ shared_comm::shared_comm(const std::string& token, int nranks, int rank, std::si
   if (fd < 0) throw std::runtime_error("shm_open " + m_name + ": " + std::strerror(errno));
   struct stat st {};
   // Every rank sizes it the same; a segment already larger means another rank count.
-  if (::fstat(fd, &st) != 0 ||
-      (static_cast<std::size_t>(st.st_size) < m_size && ::ftruncate(fd, static_cast<off_t>(m_size)) != 0)) {
+  if (::fstat(fd, &st) != 0 || (static_cast<std::size_t>(st.st_size) < m_size &&
+                                ::ftruncate(fd, static_cast<off_t>(m_size)) != 0)) {
     const int err = errno;
     ::close(fd);
     throw std::runtime_error("sizing " + m_name + ": " + std::strerror(err));
