@@ -44,22 +44,22 @@ gpu_backend::gpu_backend(const library& lib, const std::vector<int>& devices, in
 }
 
 void gpu_backend::init(const ncclUniqueId& id) {
-  const int nranks = m_nranks;
   const bool grouped = m_gpus.size() > 1;
   try {
     if (grouped) m_lib.check(m_lib.fn().group_start(), "ncclGroupStart");
     for (auto& g : m_gpus) {
       cuda_check(cudaSetDevice(g.device), "cudaSetDevice(" + std::to_string(g.device) + ")");
-      const ncclResult_t r = m_lib.fn().comm_init_rank(&g.comm, nranks, id, g.rank);
+      const ncclResult_t r = m_lib.fn().comm_init_rank(&g.comm, m_nranks, id, g.rank);
       if (!grouped)
         m_lib.check(
-            r, fmt::format("ncclCommInitRank (rank {} of {}, GPU {})", g.rank, nranks, g.device));
+            r, fmt::format("ncclCommInitRank (rank {} of {}, GPU {})", g.rank, m_nranks, g.device));
     }
     if (grouped)
       m_lib.check(m_lib.fn().group_end(),
                   fmt::format("ncclCommInitRank of {} local GPUs (ncclGroupEnd)", m_gpus.size()));
   } catch (...) {
-    // No destructor runs for a half-built object: release what was initialised here.
+    // Communicators of a failed initialisation are aborted: ncclCommDestroy in the destructor
+    // would wait for ranks that never came.
     abort_all();
     throw;
   }

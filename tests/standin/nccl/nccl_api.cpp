@@ -4,6 +4,8 @@
 // memory. Groups defer initialisation and operations to ncclGroupEnd, as NCCL does.
 #include <nccl.h>
 
+#include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
@@ -304,14 +306,15 @@ static ncclResult_t release(ncclComm_t comm, bool abort) {
   std::unique_ptr<ncclComm> owned(comm);
   ncclResult_t result = ncclSuccess;
   group_state& g = group();
-  for (auto& w : g.work)
-    if (w.comm == comm && !w.init) {
+  for (auto& w : g.work) {
+    if (w.comm != comm) continue;
+    if (!w.init)
       result = warn(comm->device, ncclInvalidUsage,
                     "communicator of rank " + std::to_string(comm->rank) +
                         " released with operations of an open group never launched "
                         "(no ncclGroupEnd)");
-      w.comm = nullptr;
-    }
+    w.comm = nullptr;  // nothing of the group touches it after this
+  }
   std::erase_if(g.work, [](const pending& w) { return w.comm == nullptr; });
   if (abort) {
     comm->aborting.store(true);
