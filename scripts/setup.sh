@@ -23,6 +23,8 @@ test_packages=(
   poppler-utils chromium
   python3 python3-jsonschema
   iperf3 jq
+  # nm and strings: the release binary holds no stand-in (tests/standin/release_symbols_test.sh)
+  binutils
   # the Slurm tests (tests/integration/slurm_launch_test.sh) start their own cluster
   slurmctld slurmd slurm-client munge
   sockperf qperf
