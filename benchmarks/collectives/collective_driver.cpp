@@ -118,12 +118,17 @@ scaling_row measure_collective(core::case_state& state, const collective_op& op,
     // protocol, so that call includes the set-up, and samples sized from it would hold far
     // fewer operations than meant. One is enough for the set-up; the runner's warm-up samples
     // do the rest, and more operations of a large size could outlast the stall watchdog.
+    // A beat after each barrier: the watchdog's clock and the backend's deadline (three
+    // quarters of it) then start together, and a slow barrier cannot let the watchdog end the
+    // job before the backend has aborted the operation and said why.
     group.barrier();
+    beat(what);
     backend.run(call, 1);
     beat(what);
     // Then one operation sizes the samples: the slowest rank's time decides, so every rank
     // runs the same number of operations.
     group.barrier();
+    beat(what);
     const double one = group.reduce_time(backend.run(call, 1)).max;
     // As nccl-tests: at least 20 operations back to back (more where that is under 1 ms, so
     // the barrier's skew stays out of small messages); one operation alone after the idle
@@ -141,6 +146,7 @@ scaling_row measure_collective(core::case_state& state, const collective_op& op,
       // own clock, the mean per call; then the average over the ranks. The stopping vote and
       // this reduction come after the clocks stop.
       group.barrier();
+      beat(what);
       std::vector<double> each;
       const double seconds = backend.run_each(call, iters, each) / iters;
       const transports::rank_times t = group.reduce_time(seconds);
