@@ -215,8 +215,9 @@ void execute(ncclComm& comm, const operation& op) {
   constexpr std::chrono::milliseconds forever{0};
   if (comm.fault_at(fault_kind::hang, op.seq)) {
     log_info(comm.device, "fault switch: " + what + " never completes (until ncclCommAbort)");
-    s.wait([] { return false; }, comm.aborting, forever, what);
-    return;
+    // Ended by an abort here or on another rank: either way the operation failed.
+    const wait_failure f = s.wait([] { return false; }, comm.aborting, forever, what);
+    return fail(comm, f.remote ? ncclRemoteError : ncclSystemError, f.what);
   }
   try {
     // My slot is free once every rank has read what I posted last.
