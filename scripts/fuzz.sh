@@ -11,7 +11,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 all_targets=(control_frame handshake rdma_endpoint tcp_tally result_file references import_nccl_tests
-  import_nvbandwidth_text import_nvbandwidth_json import_perftest import_iperf3)
+  import_nvbandwidth_text import_nvbandwidth_json import_perftest import_iperf3 import_nccl_tests_json
+  import_perftest_json)
 seconds=30
 if [[ $# -gt 0 && $1 =~ ^[0-9]+$ ]]; then
   seconds=$1

@@ -40,6 +40,11 @@ def forward_cell($name; $read; $src; $dst):
       cell("host_to_device_bidirectional_memcpy_ce"; 0; $p.gpu)],
      ["bidir d2h gpu\($p.gpu) numa\($p.numa)", $pt.extra.d2h_gbps,
       cell("device_to_host_bidirectional_memcpy_ce"; 0; $p.gpu)]
+   elif $c.benchmark == "gpu.bidir" and ($p.gpu | type) == "number" and $p.engine == "sm"
+        and $local then
+     # One split-warp kernel moves both ways; nvbandwidth prints half its total per direction.
+     ["bidir sm both ways gpu\($p.gpu) numa\($p.numa)", $pt.stats.median,
+      (cell("host_to_device_bidirectional_memcpy_sm"; 0; $p.gpu) | if . == null then null else 2 * . end)]
    elif $c.benchmark == "gpu.p2p.bandwidth" and $p.access == "p2p" and $p.direction == "uni" then
      ["p2p \($p.src)->\($p.dst) \($p.op) \($p.engine)", $pt.stats.median,
       p2p_cell("device_to_device_memcpy_\($p.op)_\($p.engine)"; $p.op == "read"; $p.src; $p.dst)]

@@ -75,17 +75,20 @@ fi
 pairs=$(jq -r --argjson nvb "$(if ((have_nvb)); then cat "$out/nvbandwidth.json"; else echo null; fi)" \
   -f scripts/gpu-validate-pairs.jq "$out/gpu.json")
 
-# nccl-tests: out-of-place busbw (column 8) per size; gpubench: extra.busbw per point.
+# nccl-tests: out-of-place busbw (column 8) per size; gpubench: extra.busbw per point. With one
+# GPU busbw is 0 by definition (allreduce's factor 2(n-1)/n), so algbw (column 7) is compared.
+bw=busbw; col=8
+((ngpus == 1)) && { bw=algbw; col=7; }
 if ((have_nt)); then
-  nt=$(awk '$1 ~ /^[0-9]+$/ && NF >= 8 {print $1 "\t" $8}' "$out/all_reduce_perf.txt")
+  nt=$(awk -v c="$col" '$1 ~ /^[0-9]+$/ && NF >= 8 {print $1 "\t" $c}' "$out/all_reduce_perf.txt")
 else
   nt=""
 fi
-pairs+=$'\n'$(jq -r --arg nt "$nt" '
+pairs+=$'\n'$(jq -r --arg nt "$nt" --arg bw "$bw" '
   ($nt | split("\n") | map(select(length > 0) | split("\t") | {(.[0]): (.[1] | tonumber)}) | add // {}) as $ref
   | .results[] | select(.status == "ok" and .benchmark == "coll.allreduce") | .points[]
-  | select(.extra.busbw != null)
-  | ["nccl allreduce busbw \(.bytes) B", .extra.busbw, ($ref[(.bytes | tostring)] // null)] | @tsv' \
+  | select(.extra[$bw] != null)
+  | ["nccl allreduce \($bw) \(.bytes) B", .extra[$bw], ($ref[(.bytes | tostring)] // null)] | @tsv' \
   "$out/nccl.json")
 
 printf '%-40s %12s %12s %8s\n' case gpubench reference ratio

@@ -29,6 +29,8 @@ test_packages=(
   # enables its service where systemd runs)
   python3-prometheus-client prometheus-node-exporter
   iperf3 jq
+  # nm and strings: the release binary holds no stand-in (tests/standin/release_symbols_test.sh)
+  binutils
   # the store's tests: a throwaway PostgreSQL server, and both databases' command-line clients
   postgresql postgresql-client sqlite3
   # the Slurm tests (tests/integration/slurm_launch_test.sh) start their own cluster

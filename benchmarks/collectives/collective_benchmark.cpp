@@ -231,8 +231,8 @@ scaling_row measure_member(collective_session& s, core::case_state& state, const
       throw core::skip_case(why.empty() ? "NCCL is unavailable on another rank of this launch"
                                         : why);
     m.progress("initialising NCCL");
-    backend = s.nccl->rank_backend(m.group(), m.local_rank(), m.node_index(), req.measure.type,
-                                   req.stall_timeout_s);
+    backend =
+        s.nccl->rank_backend(m.group(), m.node_index(), req.measure.type, req.stall_timeout_s);
   }
   const mpi::launch_layout l = s.mpi->layout();
   auto& ctx = state.context_info();

@@ -77,7 +77,18 @@ scaling_row measure_collective(core::case_state& state, const collective_op& op,
     max_send = std::max(max_send, c.send);
     max_recv = std::max(max_recv, c.recv);
   }
-  backend.prepare(max_send * esize, max_recv * esize);
+  // A rank that cannot make its buffers (out of GPU memory) fails the case on every rank
+  // at once: the others would wait for it in their first collective until the watchdog.
+  std::string failed;
+  try {
+    backend.prepare(max_send * esize, max_recv * esize);
+  } catch (const std::exception& e) {
+    failed = e.what();
+  }
+  if (group.any(!failed.empty()))
+    throw std::runtime_error(failed.empty() ? "another rank could not make its buffers (its "
+                                              "message says why)"
+                                            : failed);
 
   const double factor = op.bus_factor(ranks);
   // Every rank sees the same reduced times, but their clocks differ: stop together, also when
@@ -107,12 +118,17 @@ scaling_row measure_collective(core::case_state& state, const collective_op& op,
     // protocol, so that call includes the set-up, and samples sized from it would hold far
     // fewer operations than meant. One is enough for the set-up; the runner's warm-up samples
     // do the rest, and more operations of a large size could outlast the stall watchdog.
+    // A beat after each barrier: the watchdog's clock and the backend's deadline (three
+    // quarters of it) then start together, and a slow barrier cannot let the watchdog end the
+    // job before the backend has aborted the operation and said why.
     group.barrier();
+    beat(what);
     backend.run(call, 1);
     beat(what);
     // Then one operation sizes the samples: the slowest rank's time decides, so every rank
     // runs the same number of operations.
     group.barrier();
+    beat(what);
     const double one = group.reduce_time(backend.run(call, 1)).max;
     // As nccl-tests: at least 20 operations back to back (more where that is under 1 ms, so
     // the barrier's skew stays out of small messages); one operation alone after the idle
@@ -130,6 +146,7 @@ scaling_row measure_collective(core::case_state& state, const collective_op& op,
       // own clock, the mean per call; then the average over the ranks. The stopping vote and
       // this reduction come after the clocks stop.
       group.barrier();
+      beat(what);
       std::vector<double> each;
       const double seconds = backend.run_each(call, iters, each) / iters;
       const transports::rank_times t = group.reduce_time(seconds);

@@ -30,16 +30,24 @@ struct kernel_geometry {
 
 inline constexpr unsigned copy_threads = 512;
 
-// One block per SM for large copies (each thread strides the grid), fewer for small ones.
-// Bytes past the last whole 16-byte element are not copied, and not counted.
-constexpr kernel_geometry sm_copy_geometry(std::uint64_t bytes, int sm_count) {
+// The split-warp kernel (both directions in one kernel) runs this many blocks per SM, a full
+// SM's 2048 threads on Volta to Hopper: each direction gets half the warps. Measured on an
+// H200's PCIe 5.0 link at 512 MiB against nvbandwidth's split-warp copy (84.98 GB/s both
+// ways): 1 block per SM moved 77.5-78.0 GB/s, 2 blocks 80.4, 4 blocks 82.7 (docs/gpu.md).
+inline constexpr unsigned split_copy_blocks_per_sm = 4;
+
+// `blocks_per_sm` blocks per SM for large copies (each thread strides the grid), fewer for
+// small ones. Bytes past the last whole 16-byte element are not copied, and not counted.
+constexpr kernel_geometry sm_copy_geometry(std::uint64_t bytes, int sm_count,
+                                           unsigned blocks_per_sm = 1) {
   kernel_geometry g;
   g.threads = copy_threads;
   g.elements = bytes / 16;
   g.bytes = g.elements * 16;
   const std::uint64_t needed = (g.elements + copy_threads - 1) / copy_threads;
   const std::uint64_t sms = sm_count > 0 ? static_cast<std::uint64_t>(sm_count) : 1;
-  g.blocks = static_cast<unsigned>(std::max<std::uint64_t>(1, std::min(sms, needed)));
+  const std::uint64_t most = sms * std::max(1u, blocks_per_sm);
+  g.blocks = static_cast<unsigned>(std::max<std::uint64_t>(1, std::min(most, needed)));
   return g;
 }
 

@@ -197,6 +197,8 @@ for target, pattern in {
     "import_nvbandwidth_json": "nvbandwidth*.json",
     "import_perftest": "perftest-*.txt",
     "import_iperf3": "iperf3-*.json",
+    "import_nccl_tests_json": "nccl-tests-*.json",
+    "import_perftest_json": "perftest-*.json",
 }.items():
     seeds[target] = {p.name: p.read_bytes() for p in sorted(import_fixtures.glob(pattern))}
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # scripts/gpu-validate-pairs.jq reads the right nvbandwidth cell for every gpubench case, on
 # made-up numbers where every cell differs (a wrong row or column gives a wrong value): local
-# NUMA rows only; read copies the other way round; v0.6-on bidirectional matrices of three
+# NUMA rows only; read copies the other way round; the split-warp SM copy's both ways; v0.6-on bidirectional matrices of three
 # stacked tables and v0.5's single one. Usage: gpu_validate_pairs_test.sh SOURCE_DIR
 set -euo pipefail
 src=$1
@@ -25,6 +25,9 @@ cat >"$work/gpu.json" <<'JSON'
  {"benchmark": "gpu.bidir", "status": "ok", "context": {"numa_local": true},
   "params": {"gpu": 0, "memory": "pinned", "engine": "ce", "numa": 0},
   "points": [{"stats": {"median": 20}, "extra": {"h2d_gbps": 9, "d2h_gbps": 8}}]},
+ {"benchmark": "gpu.bidir", "status": "ok", "context": {"numa_local": true},
+  "params": {"gpu": 1, "memory": "pinned", "engine": "sm", "numa": 1},
+  "points": [{"stats": {"median": 30}, "extra": {}}]},
  {"benchmark": "gpu.p2p.bandwidth", "status": "ok",
   "params": {"src": 0, "dst": 1, "engine": "ce", "op": "write", "direction": "uni", "access": "p2p"},
   "points": [{"stats": {"median": 100}, "extra": {}}]},
@@ -51,6 +54,7 @@ cat >"$work/nvb08.json" <<'JSON'
  {"name": "device_to_host_memcpy_sm", "bandwidth_matrix": [["51.0", "51.1"]]},
  {"name": "host_to_device_bidirectional_memcpy_ce", "bandwidth_matrix": [["52.0", "52.1"]]},
  {"name": "device_to_host_bidirectional_memcpy_ce", "bandwidth_matrix": [["53.0", "53.1"]]},
+ {"name": "host_to_device_bidirectional_memcpy_sm", "bandwidth_matrix": [["54.0", "54.1"]]},
  {"name": "device_to_device_memcpy_write_ce", "bandwidth_matrix": [["N/A", "0.01"], ["0.10", "N/A"]]},
  {"name": "device_to_device_memcpy_read_ce", "bandwidth_matrix": [["N/A", "0.01"], ["0.10", "N/A"]]},
  {"name": "device_to_device_bidirectional_memcpy_read_ce", "bandwidth_matrix": [
@@ -79,6 +83,7 @@ for f in "$work/nvb08.json" "$work/nvb05.json"; do
   expect "$f" "d2h gpu1 sm numa1" 51.1
   expect "$f" "bidir h2d gpu0 numa0" 52
   expect "$f" "bidir d2h gpu0 numa0" 53
+  expect "$f" "bidir sm both ways gpu1 numa1" 108.2  # nvbandwidth prints half of both ways
   expect "$f" "p2p 0->1 write ce" 0.01  # row = the writer
   expect "$f" "p2p 0->1 read ce" 0.1    # row = the reader (the destination)
   if pairs "$f" | grep -q "numa1"$'\t'"7"; then

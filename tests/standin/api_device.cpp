@@ -27,6 +27,7 @@ const char* cudaGetErrorName(cudaError_t e) {
     GPUBENCH_STANDIN_NAME(cudaErrorInitializationError)
     GPUBENCH_STANDIN_NAME(cudaErrorInvalidConfiguration)
     GPUBENCH_STANDIN_NAME(cudaErrorInsufficientDriver)
+    GPUBENCH_STANDIN_NAME(cudaErrorDevicesUnavailable)
     GPUBENCH_STANDIN_NAME(cudaErrorInvalidDeviceFunction)
     GPUBENCH_STANDIN_NAME(cudaErrorNoDevice)
     GPUBENCH_STANDIN_NAME(cudaErrorInvalidDevice)
@@ -67,6 +68,8 @@ const char* cudaGetErrorString(cudaError_t e) {
       return "device not ready";
     case cudaErrorNotSupported:
       return "operation not supported";
+    case cudaErrorDevicesUnavailable:
+      return "CUDA-capable device(s) is/are busy or unavailable";
     default:
       return "CUDA stand-in error";
   }
@@ -102,7 +105,7 @@ cudaError_t cudaSetDevice(int device) {
     return rt->fail(cudaErrorInvalidDevice, "cudaSetDevice(" + std::to_string(device) + ")");
   rt->set_current_device(device);
   // Since CUDA 12 cudaSetDevice initialises the device's primary context.
-  rt->open_context(device);
+  if (const cudaError_t ctx = rt->open_context(device); ctx != cudaSuccess) return ctx;
   return cudaSuccess;
 }
 
@@ -110,11 +113,18 @@ cudaError_t cudaDeviceSynchronize() {
   runtime* rt = installed_runtime();
   if (!rt) return cudaErrorNoDevice;
   const int d = rt->current_device();
-  rt->open_context(d);
+  if (const cudaError_t ctx = rt->open_context(d); ctx != cudaSuccess) return ctx;
   rt->synchronize_device(d);
   return rt->device_failed(d)
              ? rt->fail(rt->device_error(d), "cudaDeviceSynchronize on " + gpu(d), true)
              : cudaSuccess;
+}
+
+cudaError_t cudaDeviceReset() {
+  runtime* rt = installed_runtime();
+  if (!rt) return cudaErrorNoDevice;
+  rt->reset_device(rt->current_device());
+  return cudaSuccess;
 }
 
 cudaError_t cudaDriverGetVersion(int* version) {
@@ -134,16 +144,17 @@ cudaError_t cudaGetDeviceProperties(cudaDeviceProp* prop, int device) {
     return rt->fail(cudaErrorInvalidDevice, "cudaGetDeviceProperties of " + gpu(device));
   *prop = cudaDeviceProp{};
   // The name says what it is wherever it is printed: no figure from it is a GPU's.
+  const int physical = rt->config().physical_of(device);
   std::snprintf(prop->name, sizeof prop->name, "CPU stand-in GPU %d (not a GPU measurement)",
-                device);
+                physical);
   for (std::size_t i = 0; i < sizeof prop->uuid.bytes; ++i)
-    prop->uuid.bytes[i] = static_cast<char>(i == 15 ? device : 0x5a);
+    prop->uuid.bytes[i] = static_cast<char>(i == 15 ? physical : 0x5a);
   prop->totalGlobalMem = std::size_t{1} << 30;
   prop->major = 9;
   prop->minor = 0;
   prop->multiProcessorCount = rt->config().sm_count;
   prop->pciDomainID = 0;
-  prop->pciBusID = 0x40 + device;
+  prop->pciBusID = 0x40 + physical;
   prop->pciDeviceID = 0;
   return cudaSuccess;
 }
@@ -163,6 +174,11 @@ cudaError_t cudaDeviceGetAttribute(int* value, cudaDeviceAttr attr, int device) 
     case cudaDevAttrHostNumaId:
       *value = rt->config().numa_of(device);
       return cudaSuccess;
+    case cudaDevAttrComputeMode:
+      *value = rt->config().mode == gpubench::tests::standin::compute_mode::exclusive_process
+                   ? cudaComputeModeExclusiveProcess
+                   : cudaComputeModeDefault;
+      return cudaSuccess;
   }
   return rt->fail(cudaErrorNotSupported, "device attribute " +
                                              std::to_string(static_cast<int>(attr)) +
@@ -174,7 +190,8 @@ cudaError_t cudaDeviceGetPCIBusId(char* bus_id, int len, int device) {
   if (!rt) return cudaErrorNoDevice;
   if (!rt->valid_device(device) || len < 13)
     return rt->fail(cudaErrorInvalidValue, "cudaDeviceGetPCIBusId of " + gpu(device));
-  std::snprintf(bus_id, static_cast<std::size_t>(len), "0000:%02x:00.0", 0x40 + device);
+  std::snprintf(bus_id, static_cast<std::size_t>(len), "0000:%02x:00.0",
+                0x40 + rt->config().physical_of(device));
   return cudaSuccess;
 }
 
@@ -214,7 +231,7 @@ cudaError_t cudaDeviceEnablePeerAccess(int peer_device, unsigned int flags) {
   runtime* rt = installed_runtime();
   if (!rt) return cudaErrorNoDevice;
   const int d = rt->current_device();
-  rt->open_context(d);
+  if (const cudaError_t ctx = rt->open_context(d); ctx != cudaSuccess) return ctx;
   const std::string what = "enabling peer access " + gpu(d) + " -> " + gpu(peer_device);
   if (flags != 0) return rt->fail(cudaErrorInvalidValue, what + ": flags must be 0");
   if (!rt->valid_device(peer_device) || peer_device == d)
@@ -231,7 +248,7 @@ cudaError_t cudaDeviceDisablePeerAccess(int peer_device) {
   runtime* rt = installed_runtime();
   if (!rt) return cudaErrorNoDevice;
   const int d = rt->current_device();
-  rt->open_context(d);
+  if (const cudaError_t ctx = rt->open_context(d); ctx != cudaSuccess) return ctx;
   const std::string what = "disabling peer access " + gpu(d) + " -> " + gpu(peer_device);
   if (!rt->valid_device(peer_device) || peer_device == d)
     return rt->fail(cudaErrorInvalidDevice, what);

@@ -1,5 +1,6 @@
 // The stand-in's memory calls: device and pinned host memory, and copies and memsets with
 // CUDA's rules of who may touch what and when each call returns.
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
@@ -127,7 +128,7 @@ cudaError_t cudaMalloc(void** ptr, std::size_t size) {
   runtime* rt = installed_runtime();
   if (!rt) return cudaErrorNoDevice;
   const int d = rt->current_device();
-  rt->open_context(d);
+  if (const cudaError_t ctx = rt->open_context(d); ctx != cudaSuccess) return ctx;
   if (rt->device_failed(d)) return rt->fail(rt->device_error(d), "cudaMalloc", true);
   void* p = aligned_block(size, 256);
   if (!p) return rt->fail(cudaErrorMemoryAllocation, "cudaMalloc of " + std::to_string(size));
@@ -160,7 +161,7 @@ cudaError_t cudaHostAlloc(void** ptr, std::size_t size, unsigned int flags) {
                                                ": only Portable and Mapped "
                                                "are implemented by the stand-in");
   const int d = rt->current_device();
-  rt->open_context(d);
+  if (const cudaError_t ctx = rt->open_context(d); ctx != cudaSuccess) return ctx;
   void* p = aligned_block(size, 4096);
   if (!p) return rt->fail(cudaErrorMemoryAllocation, "cudaHostAlloc of " + std::to_string(size));
   rt->memory().add({reinterpret_cast<std::uintptr_t>(p), size, memory_kind::host_alloc, d,
@@ -191,7 +192,7 @@ cudaError_t cudaHostRegister(void* ptr, std::size_t size, unsigned int flags) {
                         ": only Portable and Mapped are implemented by the stand-in");
   if (!ptr || size == 0) return rt->fail(cudaErrorInvalidValue, "cudaHostRegister of nothing");
   const int d = rt->current_device();
-  rt->open_context(d);
+  if (const cudaError_t ctx = rt->open_context(d); ctx != cudaSuccess) return ctx;
   const auto base = reinterpret_cast<std::uintptr_t>(ptr);
   if (rt->memory().overlaps_host(base, size))
     return rt->fail(cudaErrorHostMemoryAlreadyRegistered, "cudaHostRegister");
@@ -216,7 +217,7 @@ cudaError_t cudaHostGetDevicePointer(void** device_ptr, void* host_ptr, unsigned
   runtime* rt = installed_runtime();
   if (!rt) return cudaErrorNoDevice;
   const int d = rt->current_device();
-  rt->open_context(d);
+  if (const cudaError_t ctx = rt->open_context(d); ctx != cudaSuccess) return ctx;
   if (flags != 0) return rt->fail(cudaErrorInvalidValue, "cudaHostGetDevicePointer: flags");
   const auto r = rt->memory().find(reinterpret_cast<std::uintptr_t>(host_ptr));
   if (!r || r->kind == memory_kind::device)
@@ -235,7 +236,8 @@ cudaError_t cudaHostGetDevicePointer(void** device_ptr, void* host_ptr, unsigned
 cudaError_t cudaMemset(void* ptr, int value, std::size_t count) {
   runtime* rt = installed_runtime();
   if (!rt) return cudaErrorNoDevice;
-  rt->open_context(rt->current_device());
+  if (const cudaError_t ctx = rt->open_context(rt->current_device()); ctx != cudaSuccess)
+    return ctx;
   return memset_on(*rt, ptr, value, count, rt->worker_of(nullptr), "cudaMemset");
 }
 
@@ -248,7 +250,8 @@ cudaError_t cudaMemsetAsync(void* ptr, int value, std::size_t count, cudaStream_
 cudaError_t cudaMemcpy(void* dst, const void* src, std::size_t count, cudaMemcpyKind kind) {
   runtime* rt = installed_runtime();
   if (!rt) return cudaErrorNoDevice;
-  rt->open_context(rt->current_device());
+  if (const cudaError_t ctx = rt->open_context(rt->current_device()); ctx != cudaSuccess)
+    return ctx;
   return copy(*rt, dst, src, count, kind, rt->worker_of(nullptr), true, "cudaMemcpy");
 }
 
@@ -272,4 +275,28 @@ cudaError_t cudaMemcpyPeerAsync(void* dst, int dst_device, const void* src, int 
                                                std::to_string(src_device) + "'s");
   return copy(*rt, dst, src, count, cudaMemcpyDeviceToDevice, rt->worker_of(stream), false,
               "cudaMemcpyPeerAsync");
+}
+
+cudaError_t cudaPointerGetAttributes(cudaPointerAttributes* attributes, const void* ptr) {
+  runtime* rt = installed_runtime();
+  if (!rt) return cudaErrorNoDevice;
+  *attributes = cudaPointerAttributes{};
+  const auto r = rt->memory().find(reinterpret_cast<std::uintptr_t>(ptr));
+  if (!r) return cudaSuccess;  // unregistered host memory (CUDA 11 on: not an error)
+  attributes->type = r->kind == memory_kind::device ? cudaMemoryTypeDevice : cudaMemoryTypeHost;
+  attributes->device = r->device;
+  attributes->devicePointer = const_cast<void*>(ptr);
+  attributes->hostPointer = r->kind == memory_kind::device ? nullptr : const_cast<void*>(ptr);
+  return cudaSuccess;
+}
+
+int gpubench_standin_access_problem(int device, const void* ptr, std::size_t bytes, char* why,
+                                    std::size_t len) {
+  runtime* rt = installed_runtime();
+  const std::string problem =
+      !rt ? std::string("no stand-in machine")
+          : rt->access_problem(device, reinterpret_cast<std::uintptr_t>(ptr), bytes);
+  if (problem.empty()) return 0;
+  if (len > 0) std::snprintf(why, len, "%s", problem.c_str());
+  return 1;
 }

@@ -21,7 +21,7 @@ cudaError_t cudaStreamCreateWithFlags(cudaStream_t* stream, unsigned int flags) 
                         "): only non-blocking streams are implemented by the stand-in (a "
                         "blocking stream would synchronise with the legacy default stream)");
   const int d = rt->current_device();
-  rt->open_context(d);
+  if (const cudaError_t ctx = rt->open_context(d); ctx != cudaSuccess) return ctx;
   *stream = rt->create_stream(d);
   return cudaSuccess;
 }
@@ -80,7 +80,7 @@ cudaError_t cudaEventCreateWithFlags(cudaEvent_t* event, unsigned int flags) {
     return rt->fail(cudaErrorNotSupported, "cudaEventCreateWithFlags(" + std::to_string(flags) +
                                                "): flag not implemented by the stand-in");
   const int d = rt->current_device();
-  rt->open_context(d);
+  if (const cudaError_t ctx = rt->open_context(d); ctx != cudaSuccess) return ctx;
   *event = rt->create_event(d, (flags & cudaEventDisableTiming) == 0);
   return cudaSuccess;
 }
@@ -158,5 +158,26 @@ cudaError_t cudaEventElapsedTime(float* ms, cudaEvent_t start, cudaEvent_t end) 
                     "cudaEventElapsedTime before the stream reached both events (synchronise "
                     "first)");
   *ms = std::chrono::duration<float, std::milli>(end->last->at() - start->last->at()).count();
+  return cudaSuccess;
+}
+
+cudaError_t cudaStreamGetDevice(cudaStream_t stream, int* device) {
+  runtime* rt = installed_runtime();
+  if (!rt) return cudaErrorNoDevice;
+  stream_worker* w = rt->worker_of(stream);
+  if (!w) return rt->fail(cudaErrorInvalidResourceHandle, "cudaStreamGetDevice of no stream");
+  *device = w->device();
+  return cudaSuccess;
+}
+
+cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn, void* user_data) {
+  runtime* rt = installed_runtime();
+  if (!rt) return cudaErrorNoDevice;
+  stream_worker* w = rt->worker_of(stream);
+  if (!w) return rt->fail(cudaErrorInvalidResourceHandle, "cudaLaunchHostFunc on no stream");
+  if (!fn) return rt->fail(cudaErrorInvalidValue, "cudaLaunchHostFunc of no function");
+  if (rt->device_failed(w->device()))
+    return rt->fail(rt->device_error(w->device()), "cudaLaunchHostFunc", true);
+  w->push({op_kind::marker, 0, [fn, user_data] { fn(user_data); }});
   return cudaSuccess;
 }

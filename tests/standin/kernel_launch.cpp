@@ -128,7 +128,7 @@ cudaError_t gpubench_standin_func_attributes(cudaFuncAttributes* attr, const voi
   runtime* rt = installed_runtime();
   if (!rt) return cudaErrorNoDevice;
   const int d = rt->current_device();
-  rt->open_context(d);
+  if (const cudaError_t ctx = rt->open_context(d); ctx != cudaSuccess) return ctx;
   if (!kernel) return rt->fail(cudaErrorInvalidDeviceFunction, "cudaFuncGetAttributes of null");
   rt->load_kernel(d, kernel);
   *attr = cudaFuncAttributes{};

@@ -9,8 +9,20 @@
 
 namespace gpubench::tests::standin {
 
+enum class compute_mode { shared, exclusive_process };
+
 struct machine_config {
   int devices = 4;
+  // The physical GPU behind each device index (as CUDA_VISIBLE_DEVICES renumbers them: PCI
+  // bus ids, names and contexts are the physical GPU's); empty: the index itself.
+  std::vector<int> physical;
+  // EXCLUSIVE_PROCESS: a context on a GPU refuses every other process's, for as long as the
+  // process holding it keeps it (until cudaDeviceReset or its exit). Processes of one
+  // simulated node see each other's contexts through lock files in `node_dir`.
+  compute_mode mode = compute_mode::shared;
+  std::string node_dir;
+  // cuDeviceGetAttribute(CU_DEVICE_ATTRIBUTE_DMA_BUF_SUPPORTED).
+  bool dmabuf = true;
   // Unordered pairs with peer access possible both ways; every other pair copies staged.
   std::vector<std::pair<int, int>> peer_pairs = {{0, 1}, {2, 3}};
   std::vector<int> numa_nodes;  // per device (cudaDevAttrHostNumaId); empty: all on node 0
@@ -34,7 +46,14 @@ struct machine_config {
   bool peers(int a, int b) const;
   int numa_of(int device) const;
   std::chrono::microseconds delay_of(int device) const;
+  int physical_of(int device) const;
 };
+
+inline int machine_config::physical_of(int device) const {
+  return device >= 0 && static_cast<std::size_t>(device) < physical.size()
+             ? physical[static_cast<std::size_t>(device)]
+             : device;
+}
 
 inline bool machine_config::peers(int a, int b) const {
   for (const auto& [x, y] : peer_pairs)

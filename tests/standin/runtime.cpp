@@ -1,8 +1,15 @@
 #include "runtime.hpp"
 
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
+
 #include <cstdio>
+#include <cstdlib>
 #include <sstream>
 #include <thread>
+
+#include "environment.hpp"
 
 namespace gpubench::tests::standin {
 
@@ -44,7 +51,8 @@ std::string hex(std::uintptr_t p) {
 }  // namespace
 
 runtime* installed_runtime() {
-  return runtime_slot().load(std::memory_order_acquire);
+  if (runtime* rt = runtime_slot().load(std::memory_order_acquire)) return rt;
+  return environment_runtime();  // nullptr unless GPUBENCH_STANDIN_GPUS says what to be
 }
 
 void install_runtime(runtime* rt) {
@@ -75,6 +83,10 @@ runtime::~runtime() {
     streams.swap(m_streams);
     legacy.swap(m_legacy);
   }
+  streams.clear();
+  legacy.clear();
+  for (const auto& [d, fd] : m_held)
+    ::close(fd);  // the process's contexts end with it
 }
 
 int runtime::current_device() const {
@@ -106,9 +118,60 @@ cudaError_t runtime::peek_last_error() const {
   return state_for(*this).last;
 }
 
-void runtime::open_context(int d) {
-  const std::lock_guard lock(m_mutex);
+cudaError_t runtime::open_context(int d) {
+  std::unique_lock lock(m_mutex);
   m_contexts.insert(d);
+  if (m_config.mode != compute_mode::exclusive_process || m_held.count(d)) return cudaSuccess;
+  const int physical = m_config.physical_of(d);
+  const std::string path = m_config.node_dir + "/gpu" + std::to_string(physical) + ".context";
+  const int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+  if (fd >= 0 && ::flock(fd, LOCK_EX | LOCK_NB) == 0) {
+    m_held[d] = fd;
+    return cudaSuccess;
+  }
+  if (fd >= 0) ::close(fd);
+  lock.unlock();
+  return fail(cudaErrorDevicesUnavailable,
+              "GPU " + std::to_string(d) + " (physical GPU " + std::to_string(physical) +
+                  ") is in EXCLUSIVE_PROCESS mode and another process holds a context on it");
+}
+
+void runtime::reset_device(int d) {
+  synchronize_device(d);
+  std::vector<std::unique_ptr<CUstream_st>> streams;
+  std::unique_ptr<stream_worker> legacy;
+  {
+    const std::lock_guard lock(m_mutex);
+    for (auto it = m_streams.begin(); it != m_streams.end();)
+      if (it->second->worker->device() == d) {
+        streams.push_back(std::move(it->second));
+        it = m_streams.erase(it);
+      } else {
+        ++it;
+      }
+    legacy = std::move(m_legacy[static_cast<std::size_t>(d)]);
+    for (auto it = m_kernels.begin(); it != m_kernels.end();)
+      it = it->first == d ? m_kernels.erase(it) : std::next(it);
+  }
+  streams.clear();
+  legacy.reset();
+  {
+    const std::lock_guard lock(m_event_mutex);
+    for (auto it = m_events.begin(); it != m_events.end();)
+      it = it->second->device == d ? m_events.erase(it) : std::next(it);
+  }
+  for (const auto& r : m_memory.live())
+    if (r.kind == memory_kind::device && r.device == d &&
+        m_memory.remove(r.base, memory_kind::device, memory_kind::device))
+      std::free(reinterpret_cast<void*>(r.base));
+  for (int peer = 0; peer < m_config.devices; ++peer)
+    set_peer_enabled(d, peer, false);
+  m_sticky[static_cast<std::size_t>(d)].store(cudaSuccess);
+  const std::lock_guard lock(m_mutex);
+  if (const auto it = m_held.find(d); it != m_held.end()) {
+    ::close(it->second);
+    m_held.erase(it);
+  }
 }
 
 std::set<int> runtime::contexts() const {

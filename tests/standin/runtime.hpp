@@ -57,9 +57,13 @@ class runtime {
   cudaError_t take_last_error();
   cudaError_t peek_last_error() const;
 
-  // A context exists on `d` once a call made it current or used it.
-  void open_context(int d);
+  // A context exists on `d` once a call made it current or used it. Under EXCLUSIVE_PROCESS
+  // it is refused (cudaErrorDevicesUnavailable, recorded as the thread's error) while another
+  // process of the node holds one on the same physical GPU.
+  cudaError_t open_context(int d);
   std::set<int> contexts() const;
+  // cudaDeviceReset: the device's streams, events and memory go, its context is released.
+  void reset_device(int d);
 
   // Sticky errors: a device whose kernel faulted.
   bool device_failed(int d) const;
@@ -108,7 +112,8 @@ class runtime {
   std::vector<std::atomic<bool>> m_peer;  // [from * devices + to]
   std::vector<std::atomic<int>> m_sticky;
   mutable std::mutex m_mutex;  // contexts, faults, kernels, streams
-  std::set<int> m_contexts;
+  std::set<int> m_contexts;    // every context opened (tests ask)
+  std::map<int, int> m_held;   // device -> lock file held (EXCLUSIVE_PROCESS)
   std::vector<std::string> m_faults;
   std::set<std::pair<int, const void*>> m_kernels;
   std::map<CUstream_st*, std::unique_ptr<CUstream_st>> m_streams;

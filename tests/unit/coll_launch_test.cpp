@@ -252,9 +252,21 @@ TEST(CollNccl, DeviceForLocalRank) {
   std::string why;
   EXPECT_EQ(nccl::device_for_local_rank(2, 4, why), 2);
   EXPECT_EQ(nccl::device_for_local_rank(3, 1, why), 0) << "per-rank CUDA_VISIBLE_DEVICES";
-  EXPECT_FALSE(nccl::device_for_local_rank(5, 4, why));
-  EXPECT_NE(why.find("only 4 GPUs"), std::string::npos);
+  // More ranks than GPUs wrap around (duplicate_gpus then names the ranks that share one).
+  EXPECT_EQ(nccl::device_for_local_rank(5, 4, why), 1);
   EXPECT_FALSE(nccl::device_for_local_rank(0, 0, why));
+  EXPECT_NE(why.find("none visible"), std::string::npos);
+}
+
+TEST(CollNccl, DeviceIndexAmongRanksSeeingTheSameGpus) {
+  // srun --gpu-bind=closest on a 4-GPU node: ranks 0-1 see the first socket's two GPUs,
+  // ranks 2-3 the second's; rank 4 is on another node seeing all four.
+  const std::vector<std::pair<int, std::string>> ranks = {{0, "0000:3b,0000:5e"},
+                                                          {0, "0000:3b,0000:5e"},
+                                                          {0, "0000:af,0000:d8"},
+                                                          {0, "0000:af,0000:d8"},
+                                                          {1, "0000:3b,0000:5e,0000:af,0000:d8"}};
+  EXPECT_EQ(nccl::index_among_same_devices(ranks), (std::vector<int>{0, 1, 0, 1, 0}));
 }
 
 TEST(CollNccl, DuplicateGpusAcrossLocalRanks) {

@@ -98,17 +98,22 @@ TEST(ControlSession, TcpCaseCountsEveryStreamInFixedWindowsAndDrainsThePoint) {
     point_spec spec{pattern::bandwidth, dir, 64u << 10, 1, 0.02};
     s.begin_point(spec);
     std::uint64_t counted = 0;
+    // Per stream over the point: on a loaded machine one stream's thread can miss a whole
+    // 20 ms window, but not every window of the point.
+    std::array<std::uint64_t, 2> per_stream{};
     for (int i = 0; i < 3; ++i) {
       s.endpoint().run_sample();
       const auto c = s.endpoint().last_sample();
       ASSERT_EQ(c.stream_bytes.size(), 2u) << to_string(dir);
-      for (const auto b : c.stream_bytes) {
-        EXPECT_GT(b, 0u) << to_string(dir) << ": every stream's bytes are counted";
-        counted += b;
+      for (std::size_t k = 0; k < c.stream_bytes.size(); ++k) {
+        per_stream[k] += c.stream_bytes[k];
+        counted += c.stream_bytes[k];
       }
       EXPECT_GT(c.seconds, 0.0);
       EXPECT_GT(c.bytes_per_second, 0.0);
     }
+    for (const auto b : per_stream)
+      EXPECT_GT(b, 0u) << to_string(dir) << ": every stream's bytes are counted";
     const auto cost = s.end_point();
     // Drained at the end: what one side sent, the other received, so both count the same
     // bytes, and the windows counted no more than arrived.

@@ -207,6 +207,10 @@ TEST(GpuSchedule, KernelGeometryCountsOnlyCopiedBytes) {
   EXPECT_EQ(odd.bytes, 992u);  // the tail below 16 bytes is neither copied nor counted
   EXPECT_EQ(odd.blocks, 1u);
   EXPECT_EQ(sm_copy_geometry(0, 80).blocks, 1u);
+  // The split-warp kernel fills every SM with several blocks, never more than the copy needs.
+  EXPECT_EQ(sm_copy_geometry(1ull << 30, 108, split_copy_blocks_per_sm).blocks,
+            108u * split_copy_blocks_per_sm);
+  EXPECT_EQ(sm_copy_geometry(64 << 10, 108, split_copy_blocks_per_sm).blocks, 8u);
 }
 
 TEST(GpuSchedule, PointerChaseEndsWhereTheChainSays) {

@@ -30,7 +30,7 @@ ncclDataType_t to_nccl(dtype t) {
 }  // namespace
 
 gpu_backend::gpu_backend(const library& lib, const std::vector<int>& devices, int first_rank,
-                         int nranks, const ncclUniqueId& id, dtype type, double stall_timeout_s)
+                         int nranks, dtype type, double stall_timeout_s)
     : m_lib(lib), m_type(type), m_nranks(nranks), m_stall_timeout_s(stall_timeout_s) {
   // The device is current before the stream, the buffers and the communicator exist:
   // otherwise every one of them lands on GPU 0.
@@ -41,21 +41,25 @@ gpu_backend::gpu_backend(const library& lib, const std::vector<int>& devices, in
     g.stream = std::make_unique<cuda_stream>(g.device);
     m_gpus.push_back(std::move(g));
   }
+}
+
+void gpu_backend::init(const ncclUniqueId& id) {
   const bool grouped = m_gpus.size() > 1;
   try {
     if (grouped) m_lib.check(m_lib.fn().group_start(), "ncclGroupStart");
     for (auto& g : m_gpus) {
       cuda_check(cudaSetDevice(g.device), "cudaSetDevice(" + std::to_string(g.device) + ")");
-      const ncclResult_t r = m_lib.fn().comm_init_rank(&g.comm, nranks, id, g.rank);
+      const ncclResult_t r = m_lib.fn().comm_init_rank(&g.comm, m_nranks, id, g.rank);
       if (!grouped)
         m_lib.check(
-            r, fmt::format("ncclCommInitRank (rank {} of {}, GPU {})", g.rank, nranks, g.device));
+            r, fmt::format("ncclCommInitRank (rank {} of {}, GPU {})", g.rank, m_nranks, g.device));
     }
     if (grouped)
       m_lib.check(m_lib.fn().group_end(),
                   fmt::format("ncclCommInitRank of {} local GPUs (ncclGroupEnd)", m_gpus.size()));
   } catch (...) {
-    // No destructor runs for a half-built object: release what was initialised here.
+    // Communicators of a failed initialisation are aborted: ncclCommDestroy in the destructor
+    // would wait for ranks that never came.
     abort_all();
     throw;
   }
@@ -133,8 +137,11 @@ void gpu_backend::read(buffer_role role, std::size_t index, std::span<std::byte>
 }
 
 void gpu_backend::wait_all(const std::string& what) {
-  const auto deadline =
-      std::chrono::steady_clock::now() + std::chrono::duration<double>(m_stall_timeout_s);
+  // Three quarters of the limit: the launch's watchdog, armed with the whole limit since the
+  // last sign of progress, would otherwise end the job first, with no ncclCommAbort and no
+  // reason for the case.
+  const double limit = 0.75 * m_stall_timeout_s;
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(limit);
   for (auto& g : m_gpus) {
     for (;;) {
       const cudaError_t e = cudaStreamQuery(g.stream->get());
@@ -152,11 +159,21 @@ void gpu_backend::wait_all(const std::string& what) {
       if (std::chrono::steady_clock::now() > deadline) {
         abort_all();
         throw std::runtime_error(fmt::format(
-            "{}: not complete after {:g} s (--coll-timeout); a peer rank died or hangs, "
-            "communicator aborted",
-            what, m_stall_timeout_s));
+            "{}: not complete after {:g} s (three quarters of --coll-timeout {:g} s); a peer "
+            "rank died or hangs, communicator aborted",
+            what, limit, m_stall_timeout_s));
       }
       std::this_thread::yield();
+    }
+  }
+  // An operation may also end with its error already reported: a stream that drained is not
+  // a collective that succeeded.
+  for (auto& g : m_gpus) {
+    ncclResult_t async = ncclSuccess;
+    m_lib.check(m_lib.fn().comm_get_async_error(g.comm, &async), "ncclCommGetAsyncError");
+    if (async != ncclSuccess) {
+      abort_all();
+      m_lib.check(async, what + " (asynchronous NCCL error, communicator aborted)");
     }
   }
 }

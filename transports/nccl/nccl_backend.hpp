@@ -13,10 +13,13 @@ namespace gpubench::transports::nccl {
 
 class gpu_backend final : public collective_backend {
  public:
-  // `devices[i]` becomes communicator rank first_rank + i of `nranks`; every rank of the
-  // communicator passes the same `id`. Initialises NCCL (grouped when several devices).
+  // `devices[i]` becomes communicator rank first_rank + i of `nranks`. Opens each device and
+  // makes its stream, no NCCL yet: a rank that fails here says so before any rank waits in
+  // NCCL's initialisation for it.
   gpu_backend(const library& lib, const std::vector<int>& devices, int first_rank, int nranks,
-              const ncclUniqueId& id, dtype type, double stall_timeout_s);
+              dtype type, double stall_timeout_s);
+  // Initialises NCCL (grouped when several devices); every rank passes the same `id`.
+  void init(const ncclUniqueId& id);
   ~gpu_backend() override;
 
   int ranks() const override { return m_nranks; }

@@ -5,16 +5,21 @@
 
 namespace gpubench::transports::nccl {
 
-std::optional<int> device_for_local_rank(int local_rank, int device_count, std::string& why) {
+std::optional<int> device_for_local_rank(int index, int device_count, std::string& why) {
   if (device_count <= 0) {
     why = "needs a CUDA device: none visible to this rank";
     return std::nullopt;
   }
-  if (local_rank < device_count) return local_rank;
-  if (device_count == 1) return 0;
-  why = "local rank " + std::to_string(local_rank) + " but only " + std::to_string(device_count) +
-        " GPUs visible: start one rank per GPU";
-  return std::nullopt;
+  return index % device_count;
+}
+
+std::vector<int> index_among_same_devices(
+    const std::vector<std::pair<int, std::string>>& node_devices) {
+  std::map<std::pair<int, std::string>, int> seen;
+  std::vector<int> out;
+  for (const auto& key : node_devices)
+    out.push_back(seen[key]++);
+  return out;
 }
 
 std::optional<std::string> duplicate_gpus(const std::vector<rank_gpu>& ranks) {

@@ -4,14 +4,22 @@
 
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace gpubench::transports::nccl {
 
-// The CUDA device of the `local_rank`-th rank of a node that sees `device_count` devices:
-// the local rank itself; 0 when each rank sees one device (a per-rank CUDA_VISIBLE_DEVICES);
-// nothing, with `why`, when there are more ranks than devices.
-std::optional<int> device_for_local_rank(int local_rank, int device_count, std::string& why);
+// The CUDA device of a rank that sees `device_count` devices and is the `index`-th of the
+// ranks of its node that see the same devices: `index` modulo the count (every local GPU;
+// 0 with a per-rank CUDA_VISIBLE_DEVICES; a task's share of the node's GPUs under
+// srun --gpu-bind); nothing, with `why`, when it sees none. More ranks than devices land on a
+// GPU twice, which duplicate_gpus() names.
+std::optional<int> device_for_local_rank(int index, int device_count, std::string& why);
+
+// Each rank's index among the ranks before it (in communicator order) with the same node and
+// the same visible devices (`node_devices[r]`: rank r's node and its devices' bus ids).
+std::vector<int> index_among_same_devices(
+    const std::vector<std::pair<int, std::string>>& node_devices);
 
 // One rank's GPU as its node sees it: two ranks of one node on one GPU make NCCL fail in
 // its init with "Duplicate GPU detected", which names neither rank nor device.

@@ -16,8 +16,7 @@ class nccl_none final : public runtime {
     return 0;
   }
   nlohmann::json describe() override { return {{"available", false}, {"reason", reason}}; }
-  std::unique_ptr<collective_backend> rank_backend(process_group&, int, int, dtype,
-                                                   double) override {
+  std::unique_ptr<collective_backend> rank_backend(process_group&, int, dtype, double) override {
     throw core::skip_case(reason);
   }
   std::string debug_log() override { return ""; }

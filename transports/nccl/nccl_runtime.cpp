@@ -71,26 +71,51 @@ class nccl_real final : public runtime {
             {"compiled_against", nccl_version_text(NCCL_VERSION_CODE)}};
   }
 
-  std::unique_ptr<collective_backend> rank_backend(process_group& group, int local_rank,
-                                                   int node_index, dtype type,
+  std::unique_ptr<collective_backend> rank_backend(process_group& group, int node_index, dtype type,
                                                    double stall_timeout_s) override {
     if (!load()) throw core::skip_case(m_load_error);
     std::string why;
-    const auto device = device_for_local_rank(local_rank, local_gpus(why), why);
+    const int count = local_gpus(why);
     // Devices first, collectively: ncclGetUniqueId starts a bootstrap thread that a skipped
     // case would leave behind.
-    if (group.any(!device))
-      throw core::skip_case(device ? "a rank of this launch has no GPU to drive" : why);
-    if (auto dup = duplicate_gpus(gather_gpus(group, node_index, *device)))
+    if (group.any(count == 0))
+      throw core::skip_case(count > 0 ? "a rank of this launch has no GPU to drive" : why);
+    // A rank's device: its index among the ranks of its node that see the same GPUs, modulo
+    // their number (srun --gpu-bind gives each task its share of the node's GPUs).
+    const std::string seen = visible_bus_ids(count);
+    const auto keys = gather_text(group, node_index, seen);
+    const int index = index_among_same_devices(keys)[static_cast<std::size_t>(group.rank())];
+    const int device = *device_for_local_rank(index, count, why);
+    if (auto dup = duplicate_gpus(gather_gpus(group, node_index, device)))
       throw std::runtime_error(*dup);
+    // The device opened and its stream made on every rank before any rank waits in NCCL's
+    // initialisation: a rank that cannot (EXCLUSIVE_PROCESS, out of memory) fails the case on
+    // every rank at once instead of leaving the others there until the watchdog.
+    std::unique_ptr<gpu_backend> backend;
+    std::string failed;
+    try {
+      backend = std::make_unique<gpu_backend>(*m_lib, std::vector<int>{device}, group.rank(),
+                                              group.size(), type, stall_timeout_s);
+    } catch (const std::exception& e) {
+      failed = e.what();
+    }
+    if (group.any(!failed.empty())) {
+      // Every rank says which ranks failed and why: only rank 0 writes the result file.
+      std::string all;
+      const auto said = gather_text(group, node_index, failed);
+      for (std::size_t r = 0; r < said.size(); ++r)
+        if (!said[r].second.empty())
+          all += (all.empty() ? "" : "; ") + ("rank " + std::to_string(r) + ": ") + said[r].second;
+      throw std::runtime_error("opening the GPUs before NCCL's initialisation: " + all);
+    }
     // Only the communicator's rank 0 creates the id; everyone else receives its bytes (a
     // failure on rank 0 fails every member, none is left in the broadcast).
     ncclUniqueId id{};
     make_and_broadcast(group, std::as_writable_bytes(std::span(&id, 1)), 0, [&] {
       m_lib->check(m_lib->fn().get_unique_id(&id), "ncclGetUniqueId on rank 0");
     });
-    return std::make_unique<gpu_backend>(*m_lib, std::vector<int>{*device}, group.rank(),
-                                         group.size(), id, type, stall_timeout_s);
+    backend->init(id);
+    return backend;
   }
 
   std::string debug_log() override {
@@ -115,12 +140,46 @@ class nccl_real final : public runtime {
     std::vector<int> devices;
     for (int d = 0; d < count; ++d)
       devices.push_back(d);
+    auto backend = std::make_unique<gpu_backend>(*m_lib, devices, 0, count, type, stall_timeout_s);
     ncclUniqueId id{};
     m_lib->check(m_lib->fn().get_unique_id(&id), "ncclGetUniqueId");
-    return std::make_unique<gpu_backend>(*m_lib, devices, 0, count, id, type, stall_timeout_s);
+    backend->init(id);
+    return backend;
   }
 
  private:
+  // The bus ids of every device this rank sees, one string.
+  static std::string visible_bus_ids(int count) {
+    std::string out;
+    for (int d = 0; d < count; ++d) {
+      char bus[32] = {};
+      if (cudaDeviceGetPCIBusId(bus, sizeof bus - 1, d) != cudaSuccess)
+        std::snprintf(bus, sizeof bus, "device %d", d);
+      out += (out.empty() ? "" : ",") + std::string(bus);
+    }
+    return out;
+  }
+
+  // Every rank's node and `text` (cut to 512 bytes), in communicator rank order.
+  static std::vector<std::pair<int, std::string>> gather_text(process_group& group, int node_index,
+                                                              const std::string& text) {
+    struct record {
+      std::int32_t node;
+      char text[512];
+    };
+    record mine{};
+    mine.node = node_index;
+    std::snprintf(mine.text, sizeof mine.text, "%s", text.c_str());
+    const auto all = group.allgather(std::as_bytes(std::span(&mine, 1)));
+    std::vector<std::pair<int, std::string>> out;
+    for (std::size_t i = 0; i < all.size() / sizeof(record); ++i) {
+      record r{};
+      std::memcpy(&r, all.data() + i * sizeof(record), sizeof(record));
+      out.emplace_back(r.node, std::string(r.text, ::strnlen(r.text, sizeof r.text)));
+    }
+    return out;
+  }
+
   // Every rank's node, host and GPU bus id, in communicator rank order.
   static std::vector<rank_gpu> gather_gpus(process_group& group, int node_index, int device) {
     struct record {

@@ -25,12 +25,12 @@ class runtime {
   // For software.nccl: version and where it was loaded from, or why not.
   virtual nlohmann::json describe() = 0;
   // One rank per GPU under MPI: `group` is the communicator under test; the device is the
-  // rank's index among the ranks of its node (`node_index`: which node, to find two ranks
-  // of one node on one GPU before NCCL does).
-  // `stall_timeout_s`: how long a collective may take before its communicator is aborted.
-  virtual std::unique_ptr<collective_backend> rank_backend(process_group& group, int local_rank,
-                                                           int node_index, dtype type,
-                                                           double stall_timeout_s) = 0;
+  // rank's index among the ranks of its node that see the same GPUs, modulo their number
+  // (`node_index`: which node; also to find two ranks of one node on one GPU before NCCL
+  // does). `stall_timeout_s`: how long a collective may take before its communicator is
+  // aborted.
+  virtual std::unique_ptr<collective_backend> rank_backend(process_group& group, int node_index,
+                                                           dtype type, double stall_timeout_s) = 0;
   // NCCL's own debug output (INIT and NET lines) of this process so far, when gpubench
   // captured it (NCCL_DEBUG and NCCL_DEBUG_FILE not set by the user); "" otherwise.
   virtual std::string debug_log() = 0;

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "benchmarks/gpu/cuda/context_release.hpp"
 #include "benchmarks/gpu/cuda/cuda_check.hpp"
 #include "benchmarks/gpu/cuda/jobs.hpp"
 #include "benchmarks/gpu/cuda/nvml.hpp"
@@ -119,14 +120,17 @@ class cuda_backend final : public backend {
     return n;
   }
 
+  // Each job gives its GPUs' contexts back when it ends (context_release.hpp).
   std::unique_ptr<copy_job> host_copy(const host_copy_request& r) override {
-    return cuda::make_host_copy_job(r);
+    return releasing_contexts(cuda::make_host_copy_job(r), r.gpus);
   }
   std::unique_ptr<copy_job> p2p_copy(const p2p_copy_request& r) override {
-    return cuda::make_p2p_copy_job(r);
+    return releasing_contexts(cuda::make_p2p_copy_job(r), {r.src, r.dst});
   }
   std::unique_ptr<copy_job> latency(const latency_request& r) override {
-    return cuda::make_latency_job(r);
+    std::vector<int> devices{r.gpu};
+    if (r.peer && *r.peer != r.gpu) devices.push_back(*r.peer);
+    return releasing_contexts(cuda::make_latency_job(r), devices);
   }
 
  private:

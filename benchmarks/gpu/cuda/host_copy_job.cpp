@@ -95,7 +95,9 @@ class host_copy_job final : public copy_job {
     m_seed += 2;
     double moved = 0, moved_up = 0, moved_down = 0;
     for (auto& l : m_lanes) {
-      l.geometry = sm_copy_geometry(bytes, l.sm_count);
+      const bool split =
+          m_req.engine == copy_engine::sm && m_req.direction == host_direction::bidir;
+      l.geometry = sm_copy_geometry(bytes, l.sm_count, split ? split_copy_blocks_per_sm : 1);
       if (l.up_host) {
         fill_host(l.up_host->get(), bytes, m_seed);
         fill_device(*l.up_stream, l.up_dev->get(), bytes, m_seed + 1);
@@ -155,11 +157,13 @@ class host_copy_job final : public copy_job {
     j["timer"] = pinned ? "CUDA events, copies queued behind a spin-kernel latch"
                         : "steady clock around the copies and a stream synchronise "
                           "(pageable copies cannot be queued behind a latch)";
-    j["copy"] = m_req.engine == copy_engine::ce
-                    ? "cudaMemcpyAsync on a non-blocking stream per direction"
-                    : (m_req.direction == host_direction::bidir
-                           ? "copy kernel, even warps one way and odd warps the other"
-                           : "copy kernel, one block of 512 threads per SM, 16-byte words");
+    j["copy"] =
+        m_req.engine == copy_engine::ce
+            ? "cudaMemcpyAsync on a non-blocking stream per direction"
+            : (m_req.direction == host_direction::bidir
+                   ? "copy kernel, four blocks of 512 threads per SM, even warps one way and odd "
+                     "warps the other"
+                   : "copy kernel, one block of 512 threads per SM, 16-byte words");
     if (m_req.direction == host_direction::bidir)
       j["bidirectional"] =
           m_bidir ? "a stream per direction, starts aligned, each kept busy past the other's "

@@ -17,6 +17,7 @@ enum cudaError {
   cudaErrorInitializationError = 3,
   cudaErrorInvalidConfiguration = 9,
   cudaErrorInsufficientDriver = 35,
+  cudaErrorDevicesUnavailable = 46,
   cudaErrorInvalidDeviceFunction = 98,
   cudaErrorNoDevice = 100,
   cudaErrorInvalidDevice = 101,
@@ -46,6 +47,7 @@ enum cudaMemcpyKind {
 enum cudaDeviceAttr {
   cudaDevAttrClockRate = 13,
   cudaDevAttrMultiProcessorCount = 16,
+  cudaDevAttrComputeMode = 20,
   cudaDevAttrHostNumaId = 134
 };
 
@@ -54,6 +56,34 @@ enum cudaDeviceP2PAttr {
   cudaDevP2PAttrAccessSupported = 2,
   cudaDevP2PAttrNativeAtomicSupported = 3
 };
+
+enum cudaComputeMode {
+  cudaComputeModeDefault = 0,
+  cudaComputeModeProhibited = 2,
+  cudaComputeModeExclusiveProcess = 3
+};
+
+enum cudaMemoryType {
+  cudaMemoryTypeUnregistered = 0,
+  cudaMemoryTypeHost = 1,
+  cudaMemoryTypeDevice = 2
+};
+
+struct cudaPointerAttributes {
+  cudaMemoryType type;
+  int device;
+  void* devicePointer;
+  void* hostPointer;
+};
+
+enum cudaDriverEntryPointQueryResult {
+  cudaDriverEntryPointSuccess = 0,
+  cudaDriverEntryPointSymbolNotFound = 1,
+  cudaDriverEntryPointVersionNotSufficent = 2
+};
+#define cudaEnableDefault 0x0ULL
+
+typedef void (*cudaHostFn_t)(void* user_data);
 
 #define cudaStreamDefault 0x00
 #define cudaStreamNonBlocking 0x01
@@ -123,6 +153,9 @@ cudaError_t cudaGetDeviceCount(int* count);
 cudaError_t cudaGetDevice(int* device);
 cudaError_t cudaSetDevice(int device);
 cudaError_t cudaDeviceSynchronize();
+// Releases the current device's context in this process: its memory, streams and events go,
+// and (EXCLUSIVE_PROCESS) another process may open one.
+cudaError_t cudaDeviceReset();
 cudaError_t cudaDriverGetVersion(int* version);
 cudaError_t cudaRuntimeGetVersion(int* version);
 cudaError_t cudaGetDeviceProperties(cudaDeviceProp* prop, int device);
@@ -143,6 +176,8 @@ cudaError_t cudaHostRegister(void* ptr, std::size_t size, unsigned int flags);
 cudaError_t cudaHostUnregister(void* ptr);
 cudaError_t cudaHostGetDevicePointer(void** device_ptr, void* host_ptr, unsigned int flags);
 
+cudaError_t cudaPointerGetAttributes(cudaPointerAttributes* attributes, const void* ptr);
+
 cudaError_t cudaMemset(void* ptr, int value, std::size_t count);
 cudaError_t cudaMemsetAsync(void* ptr, int value, std::size_t count, cudaStream_t stream = 0);
 cudaError_t cudaMemcpy(void* dst, const void* src, std::size_t count, cudaMemcpyKind kind);
@@ -155,6 +190,10 @@ cudaError_t cudaStreamCreateWithFlags(cudaStream_t* stream, unsigned int flags);
 cudaError_t cudaStreamDestroy(cudaStream_t stream);
 cudaError_t cudaStreamSynchronize(cudaStream_t stream);
 cudaError_t cudaStreamQuery(cudaStream_t stream);
+cudaError_t cudaStreamGetDevice(cudaStream_t stream, int* device);
+// `fn` runs on the stream's worker once the work queued before it is done; the stream goes
+// on when it returns (the stand-in NCCL moves its data this way).
+cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn, void* user_data);
 cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned int flags = 0);
 
 cudaError_t cudaEventCreateWithFlags(cudaEvent_t* event, unsigned int flags);
@@ -163,6 +202,18 @@ cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream = 0);
 cudaError_t cudaEventSynchronize(cudaEvent_t event);
 cudaError_t cudaEventQuery(cudaEvent_t event);
 cudaError_t cudaEventElapsedTime(float* ms, cudaEvent_t start, cudaEvent_t end);
+
+// The driver API's entry points the RDMA code asks for (tests/standin/include/cuda.h):
+// cuDeviceGetAttribute and cuMemGetHandleForAddressRange; any other is not found.
+cudaError_t cudaGetDriverEntryPointByVersion(const char* symbol, void** fn, unsigned int version,
+                                             unsigned long long flags,
+                                             cudaDriverEntryPointQueryResult* status);
+
+// Why device code on `device` may not touch [ptr, ptr + bytes) (written to `why`, cut to
+// `len`), as the stand-in's kernels are checked; 0 when it may. The stand-in NCCL checks its
+// buffers with it: out of bounds is an illegal address on a GPU.
+int gpubench_standin_access_problem(int device, const void* ptr, std::size_t bytes, char* why,
+                                    std::size_t len);
 
 // Loads `kernel` on the current device (the stand-in records it, as lazy loading would).
 cudaError_t gpubench_standin_func_attributes(cudaFuncAttributes* attr, const void* kernel);
