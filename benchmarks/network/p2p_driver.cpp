@@ -191,6 +191,21 @@ void run_guarded(core::case_state& state, const std::string& peer,
   }
 }
 
+namespace {
+
+// What the endpoint met during the point beside its samples (RDMA: asynchronous events, a
+// line rate that changed), and, where the point has a line rate of its own, its median set
+// against it: a port that renegotiated is judged by the rate it ran at.
+void add_point_facts(core::point_result& point, const transports::active_endpoint& endpoint) {
+  const auto facts = endpoint.point_facts();
+  point.extra.update(facts);
+  if (const auto it = facts.find("line_rate_gbyte_per_s"); it != facts.end() && it->is_number())
+    if (const double rate = it->get<double>(); rate > 0)
+      point.extra["fraction_of_line_rate"] = point.stats.median / rate;
+}
+
+}  // namespace
+
 void run_latency_points(core::case_state& state, p2p_link& link) {
   run_latency_points(state, link, state.sizes());
 }
@@ -210,6 +225,7 @@ void run_latency_points(core::case_state& state, p2p_link& link,
     session.begin_point(spec);
     auto& point = state.measure(size, sample, [&] { session.endpoint().run_sample(); });
     add_cpu_costs(point, session.end_point());
+    add_point_facts(point, session.endpoint());
   }
 }
 
@@ -317,6 +333,7 @@ void run_bandwidth_points(core::case_state& state, p2p_link& link, transports::d
     session.begin_point(spec);
     auto& point = state.measure(size, sample, [&] { session.endpoint().run_sample(); });
     add_cpu_costs(point, session.end_point());
+    add_point_facts(point, session.endpoint());
     point.extra["gbit_per_s"] = point.stats.median * 8;
     // GB/s over the message size: millions of messages per second, all streams and ways.
     point.extra["message_rate_mpps"] = point.stats.median * 1e3 / static_cast<double>(size);
