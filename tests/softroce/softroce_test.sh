@@ -77,7 +77,8 @@ check check_result.py "$out/loopback-cm-on.json" "loopback --rdma-cm on" --rdma-
 check check_result.py "$out/two-hosts-manual-poll.json" "two hosts, manual, poll" --two-hosts \
   --inline 64 --sizes 2,64,2048,65536,1048576
 check check_result.py "$out/two-hosts-cm-event.json" "two hosts, rdma_cm, event" --two-hosts \
-  --inline 64 --rdma-cm on --completion event --sizes 2,64,2048,65536
+  --inline 64 --rdma-cm on --completion event --sizes 2,64,2048,65536,1048576
+check check_failure.py "$out/port-down.json" "port down mid-point" IBV_EVENT_PORT_ERR
 for transport in ucx tcp; do
   check check_coll.py "$out/coll-$transport.json" "allreduce over $transport" "$transport" \
     "$out/coll-$transport.log" "$out/coll-$transport.counters"
