@@ -21,10 +21,6 @@ void add_machine(core::point_result& p, const core::machine_cpu& m, const std::s
 }  // namespace
 
 void add_cpu_costs(core::point_result& p, const transports::control::point_cost& cost) {
-  // What each end counted: where the server takes part (sends, write latency, both ways) the
-  // two agree; a server that only waits (RDMA write and read bandwidth, read latency) counts 0.
-  p.extra["messages_client"] = cost.client.messages;
-  p.extra["messages_server"] = cost.server.messages;
   const double gb = static_cast<double>(cost.client.bytes) / 1e9;
   const double messages = static_cast<double>(cost.client.messages);
   if (gb <= 0 || messages <= 0) return;

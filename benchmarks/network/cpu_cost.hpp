@@ -8,8 +8,7 @@
 
 namespace gpubench::benchmarks::network {
 
-// Writes messages_client and messages_server (what each end counted), then, per GB the
-// client moved (and per message):
+// Writes, per GB the client moved (and per message):
 // - cpu_seconds_per_gb (+ _client, _server), cpu_seconds_per_message: the threads' own time;
 //   thread_cpu_{user,system}_{client,server}: its seconds.
 // - machine_cpu_{user,system,irq,softirq}_{client,server}: each end's whole-machine seconds,

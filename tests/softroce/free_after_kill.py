@@ -31,7 +31,11 @@ def first_reply():
         return struct.unpack(">IHHI", header)[2]
 
 
-os.kill(pid, signal.SIGKILL)
+try:
+    os.kill(pid, signal.SIGKILL)
+except ProcessLookupError:
+    print(f"FAIL: the client (pid {pid}) had already ended: it was killed in no point")
+    sys.exit(1)
 t0 = time.monotonic()
 replies = []
 while time.monotonic() - t0 < limit + 10:

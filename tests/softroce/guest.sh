@@ -64,11 +64,11 @@ one_case() { # one_case OUT_FILE gpubench-run-options...: one bandwidth case tow
   "$GPUBENCH" run --suite network --filter '^net\.rdma\.bandwidth$' --quiet --rdma-iters 100 \
     --io-timeout 30 --peer 198.18.1.1:18515 --out "$out" "$@"
 }
-killed_client() { # a client killed 3 s into a point: A's server takes the next within 2 s
-  local before pid
+killed_client() { # a client killed 3 s into its case (about 15 s of points, 64 KiB to 8 MiB):
+  local before pid  # A's server takes the next client within 2 s
   before=$(grep -c 'case from' "$OUT/serve.log")
-  one_case "$OUT/killed.json" --rdma-op send --rdma-direction bidir --sizes 1M --rdma-cm on \
-    --rdma-completion event --point-timeout 30 &
+  one_case "$OUT/killed.json" --rdma-op send --rdma-direction bidir --sizes 64K:8M:2 \
+    --rdma-cm on --rdma-completion event &
   pid=$!
   case_opened "$before" && sleep 3
   python3 "$(dirname "$0")/free_after_kill.py" "$pid" 198.18.1.1 18515 \
@@ -80,8 +80,7 @@ killed_client() { # a client killed 3 s into a point: A's server takes the next 
 port_down() { # eth0 (rxe0's port) down for 3 s in the middle of a point: the case fails naming
   local before pid  # the port's asynchronous event; the link comes back for what follows
   before=$(grep -c 'case from' "$OUT/serve.log")
-  one_case "$OUT/port-down.json" --rdma-op write --rdma-direction uni --sizes 64K \
-    --point-timeout 30 &
+  one_case "$OUT/port-down.json" --rdma-op write --rdma-direction uni --sizes 64K:8M:2 &
   pid=$!
   case_opened "$before" && sleep 3
   ip link set eth0 down
