@@ -116,12 +116,10 @@ void point_events::begin() {
   if (!m_started) m_case_rate = m_ep.rate();
   m_started = true;
   m_rate = m_ep.rate_now();
-  if (!m_ep.port_active())
-    throw std::runtime_error(fmt::format(
-        "port {} of {} is not active at the start of the point{}", m_ep.port_number(),
-        m_ep.device_name(),
-        m_events.empty() ? "" : " (" + event_text(m_events.back(), m_ep.device_name()) + ")"));
   if (auto why = failure_of(m_events, m_ep.device_name())) throw std::runtime_error(*why);
+  if (!m_ep.port_active())
+    throw std::runtime_error(fmt::format("port {} of {} is not active at the start of the point",
+                                         m_ep.port_number(), m_ep.device_name()));
 }
 
 void point_events::end() {

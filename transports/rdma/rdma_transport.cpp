@@ -183,7 +183,12 @@ class rdma_active final : public active_endpoint {
   }
 
   std::optional<std::uint64_t> sent_messages() const override { return m_totals.messages; }
-  nlohmann::json point_facts() const override { return m_events.facts(m_bidir_case); }
+  nlohmann::json point_facts() const override {
+    nlohmann::json j = m_events.facts(m_bidir_case);
+    // A latency has no line rate to be set against; a change is still said.
+    if (m_s.test == test_kind::latency) j.erase("line_rate_gbyte_per_s");
+    return j;
+  }
 
   double latency_divisor() const override { return m_s.op == rdma_op::read ? 1 : 2; }
 
