@@ -58,17 +58,17 @@ case_opened() { # case_opened COUNT: waits up to 60 s for A's server to log case
   echo "A's server opened no case"
   return 1
 }
-one_case() { # one_case OUT_FILE gpubench-run-options...: one bandwidth case towards A
-  local out=$1
-  shift
-  "$GPUBENCH" run --suite network --filter '^net\.rdma\.bandwidth$' --quiet --rdma-iters 100 \
-    --io-timeout 30 --peer 198.18.1.1:18515 --out "$out" "$@"
+# One bandwidth case towards A; with `&`, $! must be gpubench's own pid (killed_client).
+case_args=(run --suite network --filter '^net\.rdma\.bandwidth$' --quiet --rdma-iters 100
+  --io-timeout 30 --peer 198.18.1.1:18515)
+one_case() { # one_case OUT_FILE gpubench-run-options...
+  "$GPUBENCH" "${case_args[@]}" --out "$@"
 }
 killed_client() { # a client killed 3 s into its case (about 15 s of points, 64 KiB to 8 MiB):
   local before pid  # A's server takes the next client within 2 s
   before=$(grep -c 'case from' "$OUT/serve.log")
-  one_case "$OUT/killed.json" --rdma-op send --rdma-direction bidir --sizes 64K:8M:2 \
-    --rdma-cm on --rdma-completion event &
+  "$GPUBENCH" "${case_args[@]}" --out "$OUT/killed.json" --rdma-op send --rdma-direction bidir \
+    --sizes 64K:8M:2 --rdma-cm on --rdma-completion event &
   pid=$!
   case_opened "$before" && sleep 3
   python3 "$(dirname "$0")/free_after_kill.py" "$pid" 198.18.1.1 18515 \
