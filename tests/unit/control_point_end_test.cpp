@@ -106,7 +106,7 @@ class counting_server {
   std::thread m_thread;
 };
 
-client_options options() {
+client_options patient_client() {
   client_options o;
   o.io_timeout = 30s;
   o.connect_timeout = 2s;
@@ -123,7 +123,7 @@ point_spec spec_of(std::uint64_t iterations) {
 
 TEST(ControlPointEnd, TheServerLearnsHowManyMessagesTheClientSent) {
   counting_server server;
-  client_session session(server.address(), options());
+  client_session session(server.address(), patient_client());
   session.open_case(server.entry(), nlohmann::json::object());
   for (const std::uint64_t iterations : {1u, 7u}) {
     session.begin_point(spec_of(iterations));
@@ -141,7 +141,7 @@ TEST(ControlPointEnd, ClientKilledWhileTheServerDrainsFreesItAtOnce) {
   ASSERT_GE(child, 0);
   if (child == 0) {  // the client: ends a point, then waits for totals that take 20 s
     try {
-      client_session session(server.address(), options());
+      client_session session(server.address(), patient_client());
       session.open_case(server.entry(), {{"drain", true}});
       session.begin_point(spec_of(5));
       session.endpoint().run_sample();
@@ -159,7 +159,7 @@ TEST(ControlPointEnd, ClientKilledWhileTheServerDrainsFreesItAtOnce) {
   const auto t0 = std::chrono::steady_clock::now();
   for (;;) {
     try {
-      client_session next(server.address(), options());
+      client_session next(server.address(), patient_client());
       break;
     } catch (const peer_error& e) {  // busy: the drain still holds the server
       ASSERT_LT(std::chrono::steady_clock::now() - t0, 10s) << e.what();
