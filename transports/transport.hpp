@@ -16,6 +16,9 @@
 //   totals, and they travel back to the client. Nothing in the data path carries sample
 //   counts; a passive side that must take part per sample (bidirectional streams, RDMA send
 //   receives) synchronises in-band on its own data path (TCP: on its own tally connection).
+//   The stop carries the active side's message count (`sent_messages`), so a passive side
+//   that counts arrivals ends the point on exactly those; after the stop, anything more on
+//   the control connection means the client left (`point_control::check_quiet`).
 // - A latency sample is `iterations` round trips (ping-pong); the one-way value is the round
 //   trip divided by `latency_divisor()` (2; 1 for RDMA read, where one read is the round trip).
 //   A bandwidth sample moves `iterations` messages of `bytes` per stream in the point's
