@@ -5,7 +5,9 @@
 #            then rxe0 on its NIC, `gpubench serve` and an ssh server;
 #   guest B: meanwhile the same loopback cases with --rdma-cm on; then rxe0 on its NIC, every
 #            net.rdma.* case towards A in both connection and both
-#            completion modes over 2 B..1 MiB, then coll.allreduce across A and B under mpirun,
+#            completion modes over 2 B..1 MiB; a client killed mid-point (A's server must take
+#            the next client within 2 s) and eth0 taken down mid-point (the case must fail
+#            naming IBV_EVENT_PORT_ERR); then coll.allreduce across A and B under mpirun,
 #            over UCX on rxe0 and over TCP.
 # check_result.py and check_coll.py then check every result file. Skipped (77) only when no
 # guest can boot here.
