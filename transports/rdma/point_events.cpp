@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <poll.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <stdexcept>
 #include <string>
@@ -127,9 +128,16 @@ void point_events::end() {
   if (auto why = failure_of(m_events, m_ep.device_name())) throw std::runtime_error(*why);
 }
 
-void point_events::failed(std::exception_ptr e) {
-  // A port going down raises its event at once; the completions fail only after the retries.
-  read(std::chrono::milliseconds(200), false);
+void point_events::failed(std::exception_ptr e, std::chrono::milliseconds wait) {
+  // The event that explains a failed completion may come after it: a soft-RoCE guest saw a
+  // port's failed completions with no event read 200 ms later.
+  const auto end = std::chrono::steady_clock::now() + wait;
+  for (;;) {
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+        end - std::chrono::steady_clock::now());
+    read(std::max(left, std::chrono::milliseconds(0)), false);
+    if (left.count() <= 0 || failure_of(m_events, m_ep.device_name())) break;
+  }
   try {
     std::rethrow_exception(e);
   } catch (const std::exception& x) {

@@ -27,9 +27,10 @@ class point_events {
   // The point is over: reads the events that came during it and throws naming the first that
   // fails it.
   void end();
-  // The point failed with `e` (a completion in error, a timeout): waits a moment for an event
-  // that explains it, and throws `e`'s words led by the event; rethrows `e` when none came.
-  [[noreturn]] void failed(std::exception_ptr e);
+  // The point failed with `e` (a completion in error, a timeout): waits up to `wait` for an
+  // event that explains it, and throws `e`'s words led by the event; rethrows `e` when none
+  // came.
+  [[noreturn]] void failed(std::exception_ptr e, std::chrono::milliseconds wait);
 
   // For the point's extra: "async_events" when any came, and the point's own line rate where
   // it differs from the case's ("line_rate_gbyte_per_s", both directions for a both-ways

@@ -172,7 +172,9 @@ class rdma_active final : public active_endpoint {
         count(m_spec.iterations);
       }
     } catch (const std::exception&) {
-      m_events.failed(std::current_exception());  // led by the event that explains it
+      // Led by the event that explains it, which may come a while after the completion
+      // failed (point_events.cpp).
+      m_events.failed(std::current_exception(), milliseconds(1000));
     }
   }
 
@@ -311,7 +313,9 @@ class rdma_passive final : public passive_endpoint {
       else
         wait_for_end(control);
     } catch (const std::exception&) {
-      m_events.failed(std::current_exception());
+      // Briefly: the client that left must find the server free at once, and it names the
+      // point's failure itself.
+      m_events.failed(std::current_exception(), milliseconds(100));
     }
     m_events.end();
     t.cpu = cpu_usage::this_thread() - cpu0;
