@@ -64,11 +64,11 @@ case_args=(run --suite network --filter '^net\.rdma\.bandwidth$' --quiet --rdma-
 one_case() { # one_case OUT_FILE gpubench-run-options...
   "$GPUBENCH" "${case_args[@]}" --out "$@"
 }
-killed_client() { # a client killed 3 s into its case (about 15 s of points, 64 KiB to 8 MiB):
+killed_client() { # a client killed 3 s into its case (about 15 s of points, 64 KiB to 1 MiB):
   local before pid  # A's server takes the next client within 2 s
   before=$(grep -c 'case from' "$OUT/serve.log")
   "$GPUBENCH" "${case_args[@]}" --out "$OUT/killed.json" --rdma-op send --rdma-direction bidir \
-    --sizes 64K:8M:2 --rdma-cm on --rdma-completion event &
+    --sizes 64K:1M:2 --rdma-cm on --rdma-completion event &
   pid=$!
   case_opened "$before" && sleep 3
   python3 "$(dirname "$0")/free_after_kill.py" "$pid" 198.18.1.1 18515 \
