@@ -49,13 +49,13 @@ loopback() { # loopback off|on: the net.rdma.* cases through rxe0 on a veth pair
   rdma link delete rxe0
   ip link delete veth0
 }
-case_opened() { # case_opened COUNT: waits up to 60 s for A's server to log case COUNT + 1
+session_up() { # waits up to 60 s for this guest's control connection to A's server
   local i
   for ((i = 0; i < 300; i++)); do
-    (($(grep -c 'case from' "$OUT/serve.log") > $1)) && return 0
+    ss -Htn state established '( dport = :18515 )' | grep -q . && return 0
     sleep 0.2
   done
-  echo "A's server opened no case"
+  echo "no control connection to A"
   return 1
 }
 # One bandwidth case towards A; with `&`, $! must be gpubench's own pid (killed_client).
@@ -64,13 +64,12 @@ case_args=(run --suite network --filter '^net\.rdma\.bandwidth$' --quiet --rdma-
 one_case() { # one_case OUT_FILE gpubench-run-options...
   "$GPUBENCH" "${case_args[@]}" --out "$@"
 }
-killed_client() { # a client killed 3 s into its case (about 15 s of points, 64 KiB to 1 MiB):
-  local before pid  # A's server takes the next client within 2 s
-  before=$(grep -c 'case from' "$OUT/serve.log")
+killed_client() { # a client killed 5 s into its session (about 20 s of points, 64 KiB to
+  local pid         # 1 MiB): A's server takes the next client within 2 s
   "$GPUBENCH" "${case_args[@]}" --out "$OUT/killed.json" --rdma-op send --rdma-direction bidir \
     --sizes 64K:1M:2 --rdma-cm on --rdma-completion event &
   pid=$!
-  case_opened "$before" && sleep 3
+  session_up && sleep 5
   python3 "$(dirname "$0")/free_after_kill.py" "$pid" 198.18.1.1 18515 \
     "$("$GPUBENCH" --version | head -1 | cut -d' ' -f2)" 2
   local rc=$?
@@ -78,11 +77,10 @@ killed_client() { # a client killed 3 s into its case (about 15 s of points, 64 
   return $rc
 }
 port_down() { # eth0 (rxe0's port) down for 3 s in the middle of a point: the case fails naming
-  local before pid  # the port's asynchronous event; the link comes back for what follows
-  before=$(grep -c 'case from' "$OUT/serve.log")
+  local pid  # the port's asynchronous event; the link comes back for what follows
   one_case "$OUT/port-down.json" --rdma-op write --rdma-direction uni --sizes 64K:8M:2 &
   pid=$!
-  case_opened "$before" && sleep 3
+  session_up && sleep 5
   ip link set eth0 down
   sleep 3
   ip link set eth0 up
