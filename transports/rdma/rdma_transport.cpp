@@ -153,7 +153,8 @@ class rdma_active final : public active_endpoint {
     // while serving).
     if (spec.kind == pattern::bandwidth && m_s.op != rdma_op::send &&
         spec.dir != direction::bidir && spec.bytes != m_warm_bytes) {
-      m_flow.burst(spec.bytes, warmup_messages(spec.bytes, m_ep.tx_depth()), false);
+      explained(
+          [&] { m_flow.burst(spec.bytes, warmup_messages(spec.bytes, m_ep.tx_depth()), false); });
       m_warm_bytes = spec.bytes;
     }
     m_totals = {};
@@ -161,7 +162,7 @@ class rdma_active final : public active_endpoint {
   }
 
   void run_sample() override {
-    try {
+    explained([&] {
       if (m_spec.kind == pattern::latency) {
         for (std::uint64_t i = 0; i < m_spec.iterations; ++i)
           latency_round();
@@ -171,11 +172,7 @@ class rdma_active final : public active_endpoint {
         m_flow.burst(m_spec.bytes, m_spec.iterations, false);
         count(m_spec.iterations);
       }
-    } catch (const std::exception&) {
-      // Led by the event that explains it, which may come a while after the completion
-      // failed (point_events.cpp).
-      m_events.failed(std::current_exception(), milliseconds(1000));
-    }
+    });
   }
 
   point_totals finish() override {
@@ -230,6 +227,17 @@ class rdma_active final : public active_endpoint {
     const bool one_way = m_s.op == rdma_op::read;
     m_totals.messages += one_way ? 1 : 2;
     m_totals.bytes += one_way ? size : 2 * size;
+  }
+
+  // Runs `work`; a failure is led by the asynchronous event that explains it, which may come
+  // a while after the completion failed (point_events.cpp).
+  template <typename F>
+  void explained(F&& work) {
+    try {
+      work();
+    } catch (const std::exception&) {
+      m_events.failed(std::current_exception(), milliseconds(1000));
+    }
   }
 
   // perftest -b: the peer starts its burst on the go mark while this side runs its own; the
