@@ -16,6 +16,9 @@
 //   totals, and they travel back to the client. Nothing in the data path carries sample
 //   counts; a passive side that must take part per sample (bidirectional streams, RDMA send
 //   receives) synchronises in-band on its own data path (TCP: on its own tally connection).
+//   The stop carries the active side's message count (`sent_messages`), so a passive side
+//   that counts arrivals ends the point on exactly those; after the stop, anything more on
+//   the control connection means the client left (`point_control::check_quiet`).
 // - A latency sample is `iterations` round trips (ping-pong); the one-way value is the round
 //   trip divided by `latency_divisor()` (2; 1 for RDMA read, where one read is the round trip).
 //   A bandwidth sample moves `iterations` messages of `bytes` per stream in the point's
@@ -128,6 +131,14 @@ class point_control {
   virtual bool stop_requested() = 0;
   // Blocks up to `timeout`; returns stop_requested().
   virtual bool wait(std::chrono::milliseconds timeout) = 0;
+  // After the stop: how many messages the active side moved in the point, every one complete
+  // at its end (point_end carries it), so a side that counts arrivals can wait for exactly
+  // that many; nullopt when the active side did not say (older clients, TCP).
+  virtual std::optional<std::uint64_t> sent_messages() const = 0;
+  // After the stop the active side only waits for this side's totals: anything it sends then
+  // (an error, a bye, or EOF) means it gave up on the point. Non-blocking; throws naming what
+  // came when something did, so the point ends at once and the server is free.
+  virtual void check_quiet() = 0;
 };
 
 // What both factories get.
@@ -167,6 +178,13 @@ class active_endpoint {
     std::string why;
   };
   virtual std::optional<size_limit> message_limit() const { return std::nullopt; }
+  // Called before the session ends a point: the messages this side moved since prepare(),
+  // all complete, when the passive side counts the same messages as they arrive (RDMA);
+  // point_end carries it (point_control::sent_messages). nullopt: nothing to count against.
+  virtual std::optional<std::uint64_t> sent_messages() const { return std::nullopt; }
+  // After finish(): what this point met beside its samples, for the point's extra (RDMA: the
+  // asynchronous events read during it, the port's line rate when it changed). Empty: nothing.
+  virtual nlohmann::json point_facts() const { return nlohmann::json::object(); }
   // Bandwidth as iperf3 -P measures it: a transport whose streams run for the whole point and
   // whose samples last `point_spec::seconds`, counting the bytes every stream delivered, says
   // so here; after each run_sample() last_sample() holds what it counted.

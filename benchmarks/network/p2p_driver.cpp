@@ -191,6 +191,27 @@ void run_guarded(core::case_state& state, const std::string& peer,
   }
 }
 
+namespace {
+
+// A point's CPU costs, the messages each end counted (equal wherever the server takes part;
+// a server that only waits counts 0), what the endpoint met during the point beside its
+// samples (RDMA: asynchronous events, a line rate that changed) and, where the point has a
+// line rate of its own, its median set against it: a port that renegotiated is judged by the
+// rate it ran at.
+void add_point_facts(core::point_result& point, const transports::control::point_cost& cost,
+                     const transports::active_endpoint& endpoint) {
+  add_cpu_costs(point, cost);
+  point.extra["messages_client"] = cost.client.messages;
+  point.extra["messages_server"] = cost.server.messages;
+  const auto facts = endpoint.point_facts();
+  point.extra.update(facts);
+  if (const auto it = facts.find("line_rate_gbyte_per_s"); it != facts.end() && it->is_number())
+    if (const double rate = it->get<double>(); rate > 0)
+      point.extra["fraction_of_line_rate"] = point.stats.median / rate;
+}
+
+}  // namespace
+
 void run_latency_points(core::case_state& state, p2p_link& link) {
   run_latency_points(state, link, state.sizes());
 }
@@ -209,7 +230,7 @@ void run_latency_points(core::case_state& state, p2p_link& link,
     sample.latency_divisor = session.endpoint().latency_divisor();
     session.begin_point(spec);
     auto& point = state.measure(size, sample, [&] { session.endpoint().run_sample(); });
-    add_cpu_costs(point, session.end_point());
+    add_point_facts(point, session.end_point(), session.endpoint());
   }
 }
 
@@ -316,7 +337,7 @@ void run_bandwidth_points(core::case_state& state, p2p_link& link, transports::d
                                 rule.min_samples, rule.timeout);
     session.begin_point(spec);
     auto& point = state.measure(size, sample, [&] { session.endpoint().run_sample(); });
-    add_cpu_costs(point, session.end_point());
+    add_point_facts(point, session.end_point(), session.endpoint());
     point.extra["gbit_per_s"] = point.stats.median * 8;
     // GB/s over the message size: millions of messages per second, all streams and ways.
     point.extra["message_rate_mpps"] = point.stats.median * 1e3 / static_cast<double>(size);

@@ -147,11 +147,15 @@ std::vector<nlohmann::json> rdma_cases(const core::run_context& ctx, rdma::test_
     if (choice.refused) throw core::skip_case(choice.why);
     device = choice.device.empty() && !devices.empty() ? devices.front().name : choice.device;
   }
-  // iWARP connects only through rdma_cm: say so once rather than per case.
-  if (!o.rdma_cm)
-    for (const auto& d : devices)
-      if (d.name == device && rdma::is_iwarp(d.provider, d.node_type))
-        throw core::skip_case(rdma::iwarp_manual_refusal(device));
+  // iWARP connects only through rdma_cm, and a device without RC (EFA) cannot run a case at
+  // all: say so once rather than per case.
+  for (const auto& d : devices) {
+    if (d.name != device) continue;
+    if (!rdma::has_rc(d.provider, d.node_type))
+      throw core::skip_case(rdma::no_rc_refusal(device, d.provider));
+    if (!o.rdma_cm && rdma::is_iwarp(d.provider, d.node_type))
+      throw core::skip_case(rdma::iwarp_manual_refusal(device));
+  }
   std::vector<nlohmann::json> cases;
   for (const auto op : o.ops) {
     // Bandwidth cases name the way data moves, as TCP's do; a read pulls from the peer.

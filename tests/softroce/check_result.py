@@ -1,8 +1,9 @@
 """Checks a soft-RoCE result file (tests/softroce): every net.rdma.* case ends ok on rxe0,
 names its device, port, GID index and type (RoCE v2), MTU, P_Key index (0), relaxed
 ordering (and, with rdma_cm, how the RNR timer was set), buffers of the largest size, the
-connection and completion mode asked for, and its peer; has a point at every size asked for;
-and its values are plausible (bandwidth above 0 and at most the case's line rate, which for a
+connection and completion mode asked for, and its peer; has a point at every size asked for,
+where the server takes part with its message count equal to the client's; and its values are
+plausible (bandwidth above 0 and at most the case's line rate, which for a
 both-ways case is twice the port's one-way rate and says so; latency above 1 us).
 
 usage: check_result.py FILE LABEL --sizes N,N,... [--rdma-cm on|off] [--completion poll|event]
@@ -102,6 +103,14 @@ for case in run["results"]:
             problem(f"{name} {p['bytes']} B: bandwidth {m} GB/s, not in (0, {bound}]")
         if case["unit"] == "GB/s":
             values[-1] += f"({100 * m / bound:.0f}%)"
+        # Where the server takes part (sends, write latency, both ways) it counts every
+        # message the client does: a completion counted in the wrong point shows here.
+        extra = p.get("extra", {})
+        server_counts = params.get("op") == "send" or params.get("direction") == "bidir" or (
+            case["unit"] == "us" and params.get("op") == "write")
+        if server_counts and extra.get("messages_server") != extra.get("messages_client"):
+            problem(f"{name} {p['bytes']} B: the server counted {extra.get('messages_server')} "
+                    f"messages, the client {extra.get('messages_client')}")
 
     print(f"{label}: {name}: {case['status']} {ctx.get('device')} port {ctx.get('port')} "
           f"GID {ctx.get('gid_index')} ({ctx.get('gid_type')}) MTU {ctx.get('mtu')} "

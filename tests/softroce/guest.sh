@@ -4,10 +4,11 @@
 #      --rdma-cm off (4 KiB); then rxe0 moved to the NIC (198.18.1.1/24), `gpubench serve` for
 #      host B's cases, and an ssh server (dropbear) for B's mpirun, until B is done.
 #   b  at the same time as A's loopback, the same in its own veth pair with --rdma-cm on; then
-#      rxe0 on its NIC (198.18.1.2/24): every net.rdma.* case across the wire, twice
-#      (--rdma-cm off with polled completions at 2 B, 64 B, 2 KiB, 64 KiB and 1 MiB; --rdma-cm
-#      on with completion events at 2 B, 64 B, 2 KiB and 64 KiB: at 1 MiB, send bandwidth with
-#      events once stalled for good, see docs/rdma.md), inline posts up to 64 B; then coll.allreduce over both guests
+#      rxe0 on its NIC (198.18.1.2/24): every net.rdma.* case across the wire at 2 B, 64 B,
+#      2 KiB, 64 KiB and 1 MiB, twice (--rdma-cm off with polled completions, --rdma-cm on with
+#      completion events), inline posts up to 64 B; a client killed in the middle of a point
+#      (A's server must take the next within 2 s); eth0 taken down in the middle of a point
+#      (the case must fail naming IBV_EVENT_PORT_ERR); then coll.allreduce over both guests
 #      under mpirun, once with UCX on rxe0 and once with Open MPI's TCP btl.
 # Every step's output goes to OUT/ROLE.log; results to OUT/*.json. Exit status: the first failure.
 set -u
@@ -47,6 +48,48 @@ loopback() { # loopback off|on: the net.rdma.* cases through rxe0 on a veth pair
     --out "$OUT/loopback-cm-$1.json"
   rdma link delete rxe0
   ip link delete veth0
+}
+session_up() { # waits up to 60 s for this guest's control connection to A's server
+  local i
+  for ((i = 0; i < 300; i++)); do
+    ss -Htn state established '( dport = :18515 )' | grep -q . && return 0
+    sleep 0.2
+  done
+  echo "no control connection to A"
+  return 1
+}
+# One bandwidth case towards A; with `&`, $! must be gpubench's own pid (killed_client).
+case_args=(run --suite network --filter '^net\.rdma\.bandwidth$' --quiet --rdma-iters 100
+  --io-timeout 30 --peer 198.18.1.1:18515)
+one_case() { # one_case OUT_FILE gpubench-run-options...
+  "$GPUBENCH" "${case_args[@]}" --out "$@"
+}
+killed_client() { # a client killed 5 s into its session (about 20 s of points, 64 KiB to
+  local pid         # 1 MiB): A's server takes the next client within 2 s
+  "$GPUBENCH" "${case_args[@]}" --out "$OUT/killed.json" --rdma-op send --rdma-direction bidir \
+    --sizes 64K:1M:2 --rdma-cm on --rdma-completion event &
+  pid=$!
+  session_up && sleep 5
+  python3 "$(dirname "$0")/free_after_kill.py" "$pid" 198.18.1.1 18515 \
+    "$("$GPUBENCH" --version | head -1 | cut -d' ' -f2)" 2
+  local rc=$?
+  wait "$pid"
+  return $rc
+}
+port_down() { # eth0 (rxe0's port) down for 3 s in the middle of a point: the case fails naming
+  local pid  # the port's asynchronous event; the link comes back for what follows
+  one_case "$OUT/port-down.json" --rdma-op write --rdma-direction uni --sizes 64K:8M:2 &
+  pid=$!
+  session_up && sleep 5
+  ip link set eth0 down
+  sleep 3
+  ip link set eth0 up
+  local i
+  for ((i = 0; i < 450; i++)); do kill -0 "$pid" 2>/dev/null || break; sleep 0.2; done
+  kill -0 "$pid" 2>/dev/null && { echo "the client still runs 90 s later"; kill "$pid"; }
+  wait "$pid"
+  echo "the client exited $? (1: the case failed, as it should)"
+  rdma link show rxe0/1
 }
 nic_up() { # nic_up ADDRESS/PREFIX
   ip addr add "$1" dev eth0
@@ -98,10 +141,35 @@ case $role in
         --peer 198.18.1.1:18515 --sizes 2:1M:32 --rdma-inline 64 \
         --out "$OUT/two-hosts-manual-poll.json"
       step "two hosts, rdma_cm, completion events" "$GPUBENCH" "${rdma_args[@]}" \
-        --peer 198.18.1.1:18515 --sizes 2:64K:32 --rdma-inline 64 --rdma-cm on \
+        --peer 198.18.1.1:18515 --sizes 2:1M:32 --rdma-inline 64 --rdma-cm on \
         --rdma-completion event --out "$OUT/two-hosts-cm-event.json"
+      step "client killed mid-point" killed_client
+      step "port down mid-point" port_down
       for transport in ucx tcp; do
         step "allreduce over $transport" bash "$(dirname "$0")/mpi_allreduce.sh" "$transport"
+      done
+    fi
+    touch "$OUT/b.done"
+    ;;
+  loop-a) # scripts/softroce-send-loop.sh: host A only serves
+    hostname guest-a
+    nic_up 198.18.1.1/24
+    step "rxe0 on eth0" rxe_on eth0 || exit "$status"
+    "$GPUBENCH" serve --bind 198.18.1.1 --port 18515 --io-timeout 60 >"$OUT/serve.log" 2>&1 &
+    serve=$!
+    touch "$OUT/serve.ready"
+    step "host B done" wait_for_file "$OUT/b.done" 3000
+    kill "$serve"
+    wait "$serve"
+    ;;
+  loop-b) # scripts/softroce-send-loop.sh: LOOP runs of send bandwidth, rdma_cm, events
+    hostname guest-b
+    nic_up 198.18.1.2/24
+    if step "rxe0 on eth0" rxe_on eth0 && step "host A serving" wait_for_file "$OUT/serve.ready" 240
+    then
+      for ((i = 1; i <= ${LOOP:-20}; i++)); do
+        step "send loop $i" one_case "$OUT/send-$i.json" --rdma-op send --rdma-direction uni \
+          --sizes 1M:8M --rdma-cm on --rdma-completion event --point-timeout 0.5
       done
     fi
     touch "$OUT/b.done"

@@ -5,7 +5,9 @@
 #            then rxe0 on its NIC, `gpubench serve` and an ssh server;
 #   guest B: meanwhile the same loopback cases with --rdma-cm on; then rxe0 on its NIC, every
 #            net.rdma.* case towards A in both connection and both
-#            completion modes over 2 B..1 MiB, then coll.allreduce across A and B under mpirun,
+#            completion modes over 2 B..1 MiB; a client killed mid-point (A's server must take
+#            the next client within 2 s) and eth0 taken down mid-point (the case must fail
+#            naming IBV_EVENT_PORT_ERR); then coll.allreduce across A and B under mpirun,
 #            over UCX on rxe0 and over TCP.
 # check_result.py and check_coll.py then check every result file. Skipped (77) only when no
 # guest can boot here.
@@ -77,7 +79,8 @@ check check_result.py "$out/loopback-cm-on.json" "loopback --rdma-cm on" --rdma-
 check check_result.py "$out/two-hosts-manual-poll.json" "two hosts, manual, poll" --two-hosts \
   --inline 64 --sizes 2,64,2048,65536,1048576
 check check_result.py "$out/two-hosts-cm-event.json" "two hosts, rdma_cm, event" --two-hosts \
-  --inline 64 --rdma-cm on --completion event --sizes 2,64,2048,65536
+  --inline 64 --rdma-cm on --completion event --sizes 2,64,2048,65536,1048576
+check check_failure.py "$out/port-down.json" "port down mid-point" IBV_EVENT_PORT_ERR
 for transport in ucx tcp; do
   check check_coll.py "$out/coll-$transport.json" "allreduce over $transport" "$transport" \
     "$out/coll-$transport.log" "$out/coll-$transport.counters"

@@ -48,7 +48,8 @@ TEST(RdmaRate, BothDirectionsDoubleTheLineRate) {
   EXPECT_DOUBLE_EQ(one.gbyte_per_s, 25.0);
   EXPECT_EQ(one.basis, hdr->basis);
   // RoCE: the netdev's speed, doubled the same way.
-  const auto roce = rdma::port_line_rate(true, 1, 1, "", rdma::netdev_link{"eth1", 1000, "e1000"});
+  const auto roce =
+      rdma::port_line_rate(true, 1, 1, "", rdma::netdev_link{"eth1", 1000, "e1000", {}, {}, {}});
   ASSERT_TRUE(roce);
   EXPECT_DOUBLE_EQ(rdma::for_directions(*roce, true).gbyte_per_s, 0.25);
 }
@@ -69,7 +70,7 @@ TEST(RdmaRate, RoceLineRateFromTheNetdevSpeed) {
   // mlx5 reports 40 GbE as 4X QDR and 10 GbE as 1X QDR: 8b/10b lanes, 32 and 8 Gb/s, so
   // results read about 117 % of line rate; the netdev's speed is what the wire runs at.
   EXPECT_DOUBLE_EQ(rdma::rate_from_codes(4, 2)->gbit_per_s, 32.0);
-  const rdma::netdev_link forty{"ens1f0np0", 40000, "mlx5_core"};
+  const rdma::netdev_link forty{"ens1f0np0", 40000, "mlx5_core", {}, {}, {}};
   const auto r40 = rdma::port_line_rate(true, 4, 2, "40 Gb/sec (4X QDR)", forty);
   ASSERT_TRUE(r40);
   EXPECT_DOUBLE_EQ(r40->gbit_per_s, 40.0);
@@ -77,20 +78,20 @@ TEST(RdmaRate, RoceLineRateFromTheNetdevSpeed) {
   EXPECT_NE(r40->basis.find("ens1f0np0 40000 Mb/s as the mlx5_core driver claims it"),
             std::string::npos)
       << r40->basis;
-  const rdma::netdev_link ten{"ens1f1np1", 10000, "mlx5_core"};
+  const rdma::netdev_link ten{"ens1f1np1", 10000, "mlx5_core", {}, {}, {}};
   EXPECT_DOUBLE_EQ(rdma::port_line_rate(true, 4, 1, "10 Gb/sec (1X QDR)", ten)->gbit_per_s, 10.0);
   // Soft-RoCE on a 100 Mb/s link says 1X SDR (2 Gb/s of data).
-  const rdma::netdev_link slow{"eth0", 100, "e1000"};
+  const rdma::netdev_link slow{"eth0", 100, "e1000", {}, {}, {}};
   EXPECT_DOUBLE_EQ(rdma::port_line_rate(true, 1, 1, "2.5 Gb/sec (1X SDR)", slow)->gbit_per_s, 0.1);
   // vmxnet3's figure is a claim, whatever the uplink: the basis says so.
-  const rdma::netdev_link vmx{"ens224", 10000, "vmxnet3"};
+  const rdma::netdev_link vmx{"ens224", 10000, "vmxnet3", {}, {}, {}};
   EXPECT_NE(rdma::port_line_rate(true, 0, 0, "", vmx)->basis.find("whatever the uplink"),
             std::string::npos);
 }
 
 TEST(RdmaRate, RoceWithoutNetdevSpeedAndInfiniband) {
   // A netdev without a speed (virtio, veth): the codes, said to be the driver's mapping.
-  const rdma::netdev_link unknown{"eth0", std::nullopt, "virtio_net"};
+  const rdma::netdev_link unknown{"eth0", std::nullopt, "virtio_net", {}, {}, {}};
   const auto r = rdma::port_line_rate(true, 1, 1, "2.5 Gb/sec (1X SDR)", unknown);
   ASSERT_TRUE(r);
   EXPECT_DOUBLE_EQ(r->gbit_per_s, 2.0);
@@ -98,7 +99,7 @@ TEST(RdmaRate, RoceWithoutNetdevSpeedAndInfiniband) {
   EXPECT_NE(rdma::port_line_rate(true, 1, 1, "", std::nullopt)->basis.find("no netdev found"),
             std::string::npos);
   // InfiniBand: the codes, whatever a netdev says (IPoIB's speed is not the link's).
-  const rdma::netdev_link ipoib{"ib0", 40000, ""};
+  const rdma::netdev_link ipoib{"ib0", 40000, "", {}, {}, {}};
   const auto ib = rdma::port_line_rate(false, 64, 2, "200 Gb/sec (4X HDR)", ipoib);
   EXPECT_DOUBLE_EQ(ib->gbit_per_s, 200.0);
   EXPECT_EQ(ib->basis.find("claims"), std::string::npos);

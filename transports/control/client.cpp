@@ -1,5 +1,7 @@
 #include "transports/control/client.hpp"
 
+#include <exception>
+
 #include <fmt/format.h>
 
 #include "core/escape.hpp"
@@ -128,11 +130,21 @@ void client_session::begin_point(const point_spec& spec) {
 }
 
 point_cost client_session::end_point() {
-  m_channel->send_json(message::point_end, nlohmann::json::object());
+  nlohmann::json end = nlohmann::json::object();
+  if (const auto sent = endpoint().sent_messages()) end["messages"] = *sent;
+  m_channel->send_json(message::point_end, end);
   point_cost cost;
-  cost.client = endpoint().finish();
+  // A point this side fails at its end (an RDMA port event) still takes the server's totals,
+  // so the session stays in step for the next case.
+  std::exception_ptr failed;
+  try {
+    cost.client = endpoint().finish();
+  } catch (const std::exception&) {
+    failed = std::current_exception();
+  }
   cost.server = point_totals_from_json(
       m_channel->expect_json(message::point_done, m_options.io_timeout, "ending a point"));
+  if (failed) std::rethrow_exception(failed);
   cost.client.machine_cpu_time = m_machine_cpu.elapsed();
   cost.client.machine = core::machine_id();
   return cost;

@@ -4,6 +4,7 @@
 
 #include <atomic>
 #include <memory>
+#include <optional>
 #include <thread>
 
 #include <fmt/format.h>
@@ -40,7 +41,13 @@ class server_point_control final : public point_control {
   bool stop_requested() override {
     if (m_stopped) return true;
     if (!net::wait_readable(m_channel.fd(), milliseconds(0))) return false;
-    m_channel.expect_json(message::point_end, m_timeout, "serving a point");
+    const auto end = m_channel.expect_json(message::point_end, m_timeout, "serving a point");
+    if (const auto it = end.find("messages"); it != end.end()) {
+      if (!it->is_number_unsigned())
+        throw protocol_error("client " + m_channel.peer_name() +
+                             " ended a point with a malformed message count");
+      m_sent = it->get<std::uint64_t>();
+    }
     m_stopped = true;
     return true;
   }
@@ -51,10 +58,29 @@ class server_point_control final : public point_control {
     return stop_requested();
   }
 
+  std::optional<std::uint64_t> sent_messages() const override { return m_sent; }
+
+  void check_quiet() override {
+    if (!net::wait_readable(m_channel.fd(), milliseconds(0))) return;
+    const std::string who = "client " + m_channel.peer_name();
+    frame f;
+    try {
+      f = m_channel.receive(m_timeout);
+    } catch (const std::exception& e) {
+      throw peer_error(who + " left after ending the point: " + e.what());
+    }
+    if (f.type == message::error)
+      throw peer_error(who +
+                       " gave up after ending the point: " + core::escape_untrusted(message_of(f)));
+    throw protocol_error(who + " sent " + to_string(f.type) +
+                         " after ending the point, before this side's totals");
+  }
+
  private:
   control_channel& m_channel;
   milliseconds m_timeout;
   bool m_stopped = false;
+  std::optional<std::uint64_t> m_sent;
 };
 
 }  // namespace

@@ -26,7 +26,8 @@ bandwidth_flow::bandwidth_flow(endpoint& ep, rdma_op op, std::uint32_t signal_ev
       m_signal_every(std::max<std::uint32_t>(signal_every, 1)),
       m_timeout(timeout) {}
 
-void bandwidth_flow::burst(std::uint64_t bytes, std::uint64_t iterations, bool service) {
+void bandwidth_flow::burst(std::uint64_t bytes, std::uint64_t iterations, bool service,
+                           responder_watch* watch) {
   const std::uint64_t base = m_wr;
   const std::uint64_t end = base + iterations;
   const std::uint64_t depth = m_ep.tx_depth();
@@ -37,7 +38,7 @@ void bandwidth_flow::burst(std::uint64_t bytes, std::uint64_t iterations, bool s
     while (posted < end && posted - completed < depth) {
       ++posted;
       const bool signal = (posted - base) % m_signal_every == 0 || posted == end;
-      m_ep.post(m_op, bytes, posted, signal);
+      m_ep.post(m_op, bytes, posted, signal, cycle_offset(bytes, posted, m_ep.largest_message()));
     }
     const int n = m_ep.poll_send(wc);
     // RC completes in order: a signalled work request's id says how many are done.
@@ -47,6 +48,12 @@ void bandwidth_flow::burst(std::uint64_t bytes, std::uint64_t iterations, bool s
     const int received = service ? service_receives() : 0;
     if (n > 0 || received > 0) {
       deadline = spin_deadline(m_timeout);
+      if (watch) watch->progress();
+    } else if (watch) {
+      if (watch->after_idle(m_ep.idle(event_slice, watch->fd())))
+        throw std::runtime_error(to_string(m_op) +
+                                 " bandwidth: the client ended the point in the middle of this "
+                                 "side's burst");
     } else if (idle_expired(m_ep, deadline)) {
       throw std::runtime_error(to_string(m_op) + " bandwidth: " + std::to_string(completed - base) +
                                " of " + std::to_string(iterations) +

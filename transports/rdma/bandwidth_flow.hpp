@@ -7,6 +7,7 @@
 #include <cstdint>
 
 #include "transports/rdma/endpoint.hpp"
+#include "transports/rdma/point_receive.hpp"
 
 namespace gpubench::transports::rdma {
 
@@ -31,7 +32,12 @@ class bandwidth_flow {
   // perftest's run_iter_bw: posts `iterations` work requests of `bytes`, keeping at most the
   // send window outstanding, and returns once the last one has completed. With
   // `service_receives`, the receive queue is kept full meanwhile (bidirectional samples).
-  void burst(std::uint64_t bytes, std::uint64_t iterations, bool service_receives);
+  // With `watch` (the passive side's half of a bidirectional sample), the control connection
+  // is watched while it waits: the client ending the point or leaving ends the burst at once.
+  // Sizes up to half a page take each work request's buffers a cache line further on
+  // (cycle_offset), as perftest does.
+  void burst(std::uint64_t bytes, std::uint64_t iterations, bool service_receives,
+             responder_watch* watch = nullptr);
 
   // Polls the receive queue once: every consumed receive is posted again and tallied.
   // Returns how many completions it saw.

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <sstream>
 
 #include "core/system/sysfs.hpp"
 
@@ -34,6 +35,7 @@ constexpr known_provider known_providers[] = {
     {"mana", "mana", "Microsoft Azure MANA (mana)"},
     {"hfi1", "hfi1", "Cornelis Omni-Path (hfi1)"},
     {"cxgb4", "cxgb4", "Chelsio T4/T5 iWARP (cxgb4)"},
+    {"usnic", "usnic", "Cisco usNIC (usnic)"},
 };
 
 bool starts_with(const std::string& s, const char* prefix) {
@@ -124,11 +126,27 @@ std::string iwarp_manual_refusal(const std::string& device) {
          "channel exchange: use --rdma-cm on";
 }
 
+bool has_rc(const std::string& provider, const std::string& node_type) {
+  return provider != "efa" && provider != "usnic" && node_type != "unspecified" &&
+         node_type.rfind("usNIC", 0) != 0;
+}
+
+std::string no_rc_refusal(const std::string& device, const std::string& provider) {
+  return device + " (" + provider_label(provider) + ") has no reliable-connected queue pairs" +
+         (provider == "efa" ? " (SRD and UD only; perftest measures it with -c SRD)"
+                            : " (unreliable datagrams only)") +
+         ": net.rdma cases use RC";
+}
+
 std::string path_label(const std::string& provider, const std::string& node_type,
                        const std::string& link_layer, const std::string& rate_text) {
   const std::string who = provider_label(provider);
   if (is_iwarp(provider, node_type)) return who + " over iWARP";
+  if (!has_rc(provider, node_type))
+    return who + (provider == "efa" ? ", SRD only" : ", unreliable datagrams only");
   if (link_layer == "Ethernet") return who + " over RoCE";
+  if (!link_layer.empty() && link_layer != "InfiniBand")
+    return who + " (link layer " + link_layer + ")";
   // InfiniBand: the generation is what architects name ("InfiniBand HDR").
   std::string gen;
   const auto open = rate_text.find('(');
@@ -208,6 +226,18 @@ netdev_link read_netdev_link(const std::string& name, const fs::path& sysfs_net)
   if (auto speed = core::read_int(sysfs_net / name / "speed"); speed && *speed > 0)
     l.speed_mbps = *speed;
   l.driver = link_name(sysfs_net / name / "device" / "driver");
+  // A bond lists its ports in one line: "ens1f0np0 ens1f1np1".
+  if (const auto ports = core::read_line(sysfs_net / name / "bonding" / "slaves")) {
+    std::istringstream in(*ports);
+    for (std::string port; in >> port;) {
+      l.bond_ports.push_back(port);
+      if (l.bond_port_speed_mbps) continue;
+      if (auto speed = core::read_int(sysfs_net / port / "speed"); speed && *speed > 0) {
+        l.bond_port = port;
+        l.bond_port_speed_mbps = *speed;
+      }
+    }
+  }
   return l;
 }
 

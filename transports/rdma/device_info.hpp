@@ -51,7 +51,15 @@ std::string provider_label(const std::string& provider);
 bool is_iwarp(const std::string& provider, const std::string& node_type);
 // Why an iWARP device is skipped on the control channel path, and what to use instead.
 std::string iwarp_manual_refusal(const std::string& device);
-// The whole path in words: "PVRDMA (VMware paravirtual) over RoCE", "InfiniBand HDR (mlx5)".
+// Whether the device has reliable-connected queue pairs, which every net.rdma case uses (as
+// perftest's default -c RC): AWS EFA offers only SRD and UD, Cisco usNIC only UD, and both
+// say so with a node type of their own ("unspecified", "usNIC", "usNIC UDP").
+bool has_rc(const std::string& provider, const std::string& node_type);
+// Why such a device's cases are skipped, and what measures it instead.
+std::string no_rc_refusal(const std::string& device, const std::string& provider);
+// The whole path in words: "PVRDMA (VMware paravirtual) over RoCE", "InfiniBand HDR (mlx5)",
+// "AWS Elastic Fabric Adapter (efa), SRD only"; a link layer neither InfiniBand nor
+// Ethernet is named as sysfs gives it.
 std::string path_label(const std::string& provider, const std::string& node_type,
                        const std::string& link_layer, const std::string& rate_text);
 

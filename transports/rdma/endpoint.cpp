@@ -146,6 +146,10 @@ endpoint::endpoint(const endpoint_config& c, std::unique_ptr<qp_connector> cm)
   m_iwarp = ctx->device->transport_type == IBV_TRANSPORT_IWARP ||
             is_iwarp(m_sysfs.provider, m_sysfs.node_type);
   if (m_iwarp && !m_cm) throw core::skip_case(iwarp_manual_refusal(dev));
+  const auto node = ctx->device->node_type;
+  if (!has_rc(m_sysfs.provider, m_sysfs.node_type) || node == IBV_NODE_UNSPECIFIED ||
+      node == IBV_NODE_USNIC || node == IBV_NODE_USNIC_UDP)
+    throw core::skip_case(no_rc_refusal(dev, m_sysfs.provider));
   if (c.max_size == 0) throw std::logic_error("RDMA endpoint without a message size");
   // Buffers within what the device registers and carries (PVRDMA: 1 GiB per region); sizes
   // above the plan's largest are left out of the case, saying why (message_limit()).
@@ -359,7 +363,8 @@ void endpoint::connect(const endpoint_info& peer) {
     throw_verbs("ibv_modify_qp RTR->RTS", dev, rc);
 }
 
-void endpoint::post(rdma_op op, std::uint64_t size, std::uint64_t wr_id, bool signaled) {
+void endpoint::post(rdma_op op, std::uint64_t size, std::uint64_t wr_id, bool signaled,
+                    std::uint64_t offset) {
   ibv_sge sge{};
   sge.length = static_cast<std::uint32_t>(size);
   sge.lkey = m_source_mr->lkey;
@@ -371,19 +376,19 @@ void endpoint::post(rdma_op op, std::uint64_t size, std::uint64_t wr_id, bool si
   switch (op) {
     case rdma_op::send:
       wr.opcode = IBV_WR_SEND;
-      sge.addr = reinterpret_cast<std::uint64_t>(source());
+      sge.addr = reinterpret_cast<std::uint64_t>(source() + offset);
       break;
     case rdma_op::write:
       wr.opcode = IBV_WR_RDMA_WRITE;
-      sge.addr = reinterpret_cast<std::uint64_t>(source());
-      wr.wr.rdma.remote_addr = m_peer.addr;
+      sge.addr = reinterpret_cast<std::uint64_t>(source() + offset);
+      wr.wr.rdma.remote_addr = m_peer.addr + offset;
       wr.wr.rdma.rkey = m_peer.rkey;
       break;
     case rdma_op::read:
       wr.opcode = IBV_WR_RDMA_READ;
-      sge.addr = reinterpret_cast<std::uint64_t>(target());  // the response lands here
+      sge.addr = reinterpret_cast<std::uint64_t>(target() + offset);  // the response lands here
       sge.lkey = m_target_mr->lkey;
-      wr.wr.rdma.remote_addr = m_peer.addr;
+      wr.wr.rdma.remote_addr = m_peer.addr + offset;
       wr.wr.rdma.rkey = m_peer.rkey;
       break;
   }

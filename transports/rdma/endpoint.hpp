@@ -82,8 +82,10 @@ class endpoint {
   std::uint32_t max_inline() const;
 
   // One work request of `op` for `size` bytes: send from source(), write from source() to
-  // the peer's target, read from the peer's target into target().
-  void post(rdma_op op, std::uint64_t size, std::uint64_t wr_id, bool signaled);
+  // the peer's target, read from the peer's target into target(); each buffer from `offset`
+  // on (offset + size within cycle_space()).
+  void post(rdma_op op, std::uint64_t size, std::uint64_t wr_id, bool signaled,
+            std::uint64_t offset = 0);
   // A signalled zero-byte send with `tag` as its immediate value: the start and end marks
   // of bidirectional samples. The receiver sees IBV_WC_WITH_IMM and the tag (sync_tag()).
   void post_sync(std::uint32_t tag, std::uint64_t wr_id);
@@ -109,6 +111,16 @@ class endpoint {
   nlohmann::json describe() const;
   // The port's line rate (port_line_rate: on RoCE the netdev's speed).
   std::optional<line_rate> rate() const;
+  // The port queried again (state, speed, width, sysfs rate): its line rate now.
+  std::optional<line_rate> rate_now();
+  bool port_active() const { return m_port.port_attr.state == IBV_PORT_ACTIVE; }
+
+  // What the asynchronous events name (point_events.hpp).
+  ibv_context* context() const { return m_port.verbs; }
+  const std::string& device_name() const { return m_port.device_name; }
+  int port_number() const { return m_port.port; }
+  std::uint32_t qp_num() const { return m_qp ? m_qp->qp_num : 0; }
+  bool owns_cq(const ibv_cq* cq) const { return cq == m_send_cq.get() || cq == m_recv_cq.get(); }
 
  private:
   std::optional<netdev_link> netdev() const;

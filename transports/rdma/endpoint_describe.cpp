@@ -5,6 +5,10 @@
 
 #include <algorithm>
 
+#include <fmt/format.h>
+
+#include "core/system/sysfs.hpp"
+
 namespace gpubench::transports::rdma {
 
 // On RoCE the netdev of the GID in use (or the port's, or the PCI function's).
@@ -21,6 +25,18 @@ std::optional<line_rate> endpoint::rate() const {
     if (p.number == m_config.port) sysfs_rate = p.rate_text;
   return port_line_rate(m_port.link == link_layer::ethernet, m_port.port_attr.active_speed,
                         m_port.port_attr.active_width, sysfs_rate, netdev());
+}
+
+std::optional<line_rate> endpoint::rate_now() {
+  ibv_port_attr a{};
+  if (ibv_query_port(m_port.verbs, static_cast<std::uint8_t>(m_port.port), &a) == 0)
+    m_port.port_attr = a;
+  for (auto& p : m_sysfs.ports)
+    if (p.number == m_config.port)
+      p.rate_text = core::read_line(fmt::format("/sys/class/infiniband/{}/ports/{}/rate",
+                                                m_port.device_name, p.number))
+                        .value_or(p.rate_text);
+  return rate();
 }
 
 std::uint64_t endpoint::largest_message() const {
@@ -54,6 +70,7 @@ nlohmann::json endpoint::describe() const {
     // speed; the netdev's speed is what the line rate (peak) comes from.
     j["netdev"] = n->name;
     if (n->speed_mbps) j["netdev_speed_mbps"] = *n->speed_mbps;
+    if (!n->bond_ports.empty()) j["bond_ports"] = n->bond_ports;  // RoCE LAG: the rate is one's
   }
   if (const auto r = rate()) j["line_rate_basis"] = r->basis;
   if (!m_sysfs.firmware.empty()) j["firmware"] = m_sysfs.firmware;

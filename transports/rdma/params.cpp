@@ -252,6 +252,14 @@ std::uint64_t receives_outstanding(std::uint64_t received, std::uint64_t per_sam
   return rest == 0 ? 0 : per_sample - rest;
 }
 
+std::uint64_t cycle_offset(std::uint64_t size, std::uint64_t index, std::uint64_t space) {
+  constexpr std::uint64_t cache_line = 64;
+  const std::uint64_t cycle = std::min<std::uint64_t>(4096, space);
+  if (size == 0 || size > cycle / 2) return 0;
+  const std::uint64_t step = (size + cache_line - 1) / cache_line * cache_line;
+  return index % (cycle / step) * step;
+}
+
 std::uint32_t signal_interval(std::uint32_t cq_mod, std::uint32_t tx_depth) {
   return std::clamp<std::uint32_t>(cq_mod, 1, std::max<std::uint32_t>(tx_depth, 1));
 }

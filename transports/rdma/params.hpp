@@ -144,6 +144,13 @@ bool rounds_queues_to_pow2(const std::string& provider);
 // every one was acknowledged before the stop, so the total is a multiple of it.
 std::uint64_t receives_outstanding(std::uint64_t received, std::uint64_t per_sample);
 
+// perftest's address cycling for small messages: a bandwidth work request of up to half a
+// page takes its local and remote buffers the size rounded up to a cache line (64 B) further
+// on than the one before, back at the start once a page is used, so consecutive messages do
+// not hit the same cache lines; larger ones always start at 0. `index` counts the work
+// requests; `space` is what both sides' buffers hold (the page is never more than that).
+std::uint64_t cycle_offset(std::uint64_t size, std::uint64_t index, std::uint64_t space);
+
 // One signalled WR in every `cq_mod`, never more than the window (else the send queue fills
 // before any completion frees it).
 std::uint32_t signal_interval(std::uint32_t cq_mod, std::uint32_t tx_depth);

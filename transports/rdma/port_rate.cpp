@@ -90,6 +90,21 @@ line_rate for_directions(const line_rate& one_way, bool both_directions) {
 std::optional<line_rate> port_line_rate(bool ethernet, std::uint8_t active_speed,
                                         std::uint8_t active_width, const std::string& sysfs_rate,
                                         const std::optional<netdev_link>& netdev) {
+  if (ethernet && netdev && netdev->bond_port_speed_mbps && *netdev->bond_port_speed_mbps > 0) {
+    line_rate r;
+    r.gbit_per_s = static_cast<double>(*netdev->bond_port_speed_mbps) / 1000.0;
+    r.gbyte_per_s = r.gbit_per_s / 8.0;
+    std::string ports;
+    for (const auto& p : netdev->bond_ports)
+      ports += (ports.empty() ? "" : ", ") + p;
+    r.basis = fmt::format(
+        "one port of the bond {} ({}{}): {} {} Mb/s, as one RC queue pair runs on one port, "
+        "{:.4g} GB/s per direction",
+        netdev->name, ports,
+        netdev->speed_mbps ? fmt::format("; {} Mb/s all together", *netdev->speed_mbps) : "",
+        netdev->bond_port, *netdev->bond_port_speed_mbps, r.gbyte_per_s);
+    return r;
+  }
   if (ethernet && netdev && netdev->speed_mbps && *netdev->speed_mbps > 0) {
     line_rate r;
     r.gbit_per_s = static_cast<double>(*netdev->speed_mbps) / 1000.0;

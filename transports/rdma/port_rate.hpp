@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace gpubench::transports::rdma {
 
@@ -41,13 +42,19 @@ struct netdev_link {
   std::string name;                     // "ens6f0np0"
   std::optional<long long> speed_mbps;  // /sys/class/net/<name>/speed; absent when unknown
   std::string driver;                   // "mlx5_core"; empty when there is no device link
+  // A bond (RoCE LAG: mlx5_bond_0 on bond0, whose speed is the sum of its ports'): its ports,
+  // and the first of them with a known speed, which stands for the one a queue pair runs on.
+  std::vector<std::string> bond_ports;
+  std::string bond_port;
+  std::optional<long long> bond_port_speed_mbps;
 };
 
 // The line rate of a port. InfiniBand: the active speed and width codes, else the kernel's
 // sysfs rate. Ethernet (RoCE): the speed of the port's netdev, as its driver claims it; the
 // codes there are the driver's mapping of an Ethernet speed onto InfiniBand lanes (40 GbE is
 // "4X QDR", whose 8b/10b data rate is 32 Gb/s; soft-RoCE below 1 GbE says "1X SDR") and are
-// used, said so, only when the netdev gives no speed.
+// used, said so, only when the netdev gives no speed. A bonded netdev (RoCE LAG) gives the
+// speed of one of its ports, said so: one RC queue pair runs on one port, never on the sum.
 std::optional<line_rate> port_line_rate(bool ethernet, std::uint8_t active_speed,
                                         std::uint8_t active_width, const std::string& sysfs_rate,
                                         const std::optional<netdev_link>& netdev);

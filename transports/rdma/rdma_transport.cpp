@@ -11,6 +11,8 @@
 #include "transports/rdma/bandwidth_flow.hpp"
 #include "transports/rdma/cm_connector.hpp"
 #include "transports/rdma/pingpong_poster.hpp"
+#include "transports/rdma/point_events.hpp"
+#include "transports/rdma/point_receive.hpp"
 #include "transports/rdma/rdma_settings.hpp"
 #include "transports/rdma/rdma_transport.hpp"
 #include "transports/rdma/session_util.hpp"
@@ -22,10 +24,6 @@ namespace {
 
 using std::chrono::milliseconds;
 
-// Empty polls before an idle responder asks the control channel whether the point is over
-// (a poll() system call): only an idle responder asks, so the check never delays a reply in
-// the middle of a ping-pong.
-constexpr std::uint32_t idle_polls_before_check = 1u << 12;
 // Write and read bandwidth leave the target's CPU out entirely: it only waits for the end of
 // the point, at most this long.
 constexpr milliseconds passive_point_limit{600'000};
@@ -104,7 +102,8 @@ class rdma_active final : public active_endpoint {
         m_ep(config_for(m_s, m_s.client, setup), connector_for(m_s, setup, cm_role::active)),
         m_timeout(std::max(setup.io_timeout, milliseconds(1000))),
         m_flow(m_ep, m_s.op, signal_interval(m_s.cq_mod, m_ep.tx_depth()), m_timeout),
-        m_pingpong(m_ep, "latency", m_timeout) {
+        m_pingpong(m_ep, "latency", m_timeout),
+        m_events(m_ep) {
     connect_over(m_ep, setup);
   }
 
@@ -121,6 +120,10 @@ class rdma_active final : public active_endpoint {
                     std::to_string(signal_interval(m_s.cq_mod, m_ep.tx_depth())) +
                     "; bidirectional points: from the mark that starts the peer's burst to the "
                     "mark that ends it";
+    if (m_s.test == test_kind::bandwidth)
+      j["address_cycling"] =
+          "work requests of up to half a page: local and remote addresses move on by the size "
+          "rounded up to a cache line, within a page (perftest)";
     return j;
   }
 
@@ -136,6 +139,7 @@ class rdma_active final : public active_endpoint {
 
   void prepare(const point_spec& spec) override {
     check_point(spec, m_s, m_ep);
+    m_events.begin();
     m_spec = spec;
     m_mark = 0;
     if (m_s.test == test_kind::latency && m_s.op == rdma_op::write) {
@@ -149,7 +153,8 @@ class rdma_active final : public active_endpoint {
     // while serving).
     if (spec.kind == pattern::bandwidth && m_s.op != rdma_op::send &&
         spec.dir != direction::bidir && spec.bytes != m_warm_bytes) {
-      m_flow.burst(spec.bytes, warmup_messages(spec.bytes, m_ep.tx_depth()), false);
+      explained(
+          [&] { m_flow.burst(spec.bytes, warmup_messages(spec.bytes, m_ep.tx_depth()), false); });
       m_warm_bytes = spec.bytes;
     }
     m_totals = {};
@@ -157,20 +162,31 @@ class rdma_active final : public active_endpoint {
   }
 
   void run_sample() override {
-    if (m_spec.kind == pattern::latency) {
-      for (std::uint64_t i = 0; i < m_spec.iterations; ++i)
-        latency_round();
-    } else if (m_spec.dir == direction::bidir) {
-      bidirectional_sample();
-    } else {
-      m_flow.burst(m_spec.bytes, m_spec.iterations, false);
-      count(m_spec.iterations);
-    }
+    explained([&] {
+      if (m_spec.kind == pattern::latency) {
+        for (std::uint64_t i = 0; i < m_spec.iterations; ++i)
+          latency_round();
+      } else if (m_spec.dir == direction::bidir) {
+        bidirectional_sample();
+      } else {
+        m_flow.burst(m_spec.bytes, m_spec.iterations, false);
+        count(m_spec.iterations);
+      }
+    });
   }
 
   point_totals finish() override {
     m_totals.cpu = cpu_usage::this_thread() - m_cpu0;
+    m_events.end();
     return m_totals;
+  }
+
+  std::optional<std::uint64_t> sent_messages() const override { return m_totals.messages; }
+  nlohmann::json point_facts() const override {
+    nlohmann::json j = m_events.facts(m_bidir_case);
+    // A latency has no line rate to be set against; a change is still said.
+    if (m_s.test == test_kind::latency) j.erase("line_rate_gbyte_per_s");
+    return j;
   }
 
   double latency_divisor() const override { return m_s.op == rdma_op::read ? 1 : 2; }
@@ -213,6 +229,17 @@ class rdma_active final : public active_endpoint {
     m_totals.bytes += one_way ? size : 2 * size;
   }
 
+  // Runs `work`; a failure is led by the asynchronous event that explains it, which may come
+  // a while after the completion failed (point_events.cpp).
+  template <typename F>
+  void explained(F&& work) {
+    try {
+      work();
+    } catch (const std::exception&) {
+      m_events.failed(std::current_exception(), milliseconds(1000));
+    }
+  }
+
   // perftest -b: the peer starts its burst on the go mark while this side runs its own; the
   // sample ends when both are complete (the peer's done mark follows its last completion).
   void bidirectional_sample() {
@@ -239,17 +266,20 @@ class rdma_active final : public active_endpoint {
   std::uint64_t m_wr = 0;
   std::uint64_t m_warm_bytes = 0;  // the size the warm-up last ran at
   std::uint8_t m_mark = 0;
+  point_events m_events;
 };
 
-// A spinning responder's idle count and how long the client has been silent.
-struct control_stop {
-  explicit control_stop(milliseconds timeout) : silence(timeout) {}
-  void progress(milliseconds timeout) {
-    idle = 0;
-    silence = spin_deadline(timeout);
-  }
-  std::uint32_t idle = 0;
-  spin_deadline silence;
+// The passive side's queue pair as the responder's waits see it.
+class flow_queue final : public receive_queue {
+ public:
+  flow_queue(endpoint& ep, bandwidth_flow& flow) : m_ep(ep), m_flow(flow) {}
+  int service() override { return m_flow.service_receives(); }
+  std::uint64_t received() const override { return m_flow.tally().messages; }
+  bool idle(milliseconds slice, int fd) override { return m_ep.idle(slice, fd); }
+
+ private:
+  endpoint& m_ep;
+  bandwidth_flow& m_flow;
 };
 
 class rdma_passive final : public passive_endpoint {
@@ -259,7 +289,8 @@ class rdma_passive final : public passive_endpoint {
         m_ep(config_for(m_s, m_s.server, setup), connector_for(m_s, setup, cm_role::passive)),
         m_timeout(std::max(setup.io_timeout, milliseconds(1000))),
         m_flow(m_ep, m_s.op, signal_interval(m_s.cq_mod, m_ep.tx_depth()), m_timeout),
-        m_pingpong(m_ep, "latency", m_timeout) {
+        m_pingpong(m_ep, "latency", m_timeout),
+        m_events(m_ep) {
     connect_over(m_ep, setup);
   }
 
@@ -267,6 +298,7 @@ class rdma_passive final : public passive_endpoint {
 
   void prepare(const point_spec& spec) override {
     check_point(spec, m_s, m_ep);
+    m_events.begin();
     m_spec = spec;
     if (m_s.test == test_kind::latency && m_s.op == rdma_op::write) {
       std::memset(m_ep.target(), 0, spec.bytes);
@@ -277,16 +309,23 @@ class rdma_passive final : public passive_endpoint {
   point_totals serve(point_control& control) override {
     const cpu_usage cpu0 = cpu_usage::this_thread();
     point_totals t;
-    if (m_s.test == test_kind::latency && m_s.op == rdma_op::send)
-      answer_sends(control, t);
-    else if (m_s.test == test_kind::latency && m_s.op == rdma_op::write)
-      answer_writes(control, t);
-    else if (m_spec.dir == direction::bidir)
-      answer_bursts(control, t);
-    else if (m_s.op == rdma_op::send)
-      receive_stream(control, t);
-    else
-      wait_for_end(control);
+    try {
+      if (m_s.test == test_kind::latency && m_s.op == rdma_op::send)
+        answer_sends(control, t);
+      else if (m_s.test == test_kind::latency && m_s.op == rdma_op::write)
+        answer_writes(control, t);
+      else if (m_spec.dir == direction::bidir)
+        answer_bursts(control, t);
+      else if (m_s.op == rdma_op::send)
+        receive_stream(control, t);
+      else
+        wait_for_end(control);
+    } catch (const std::exception&) {
+      // Briefly: the client that left must find the server free at once, and it names the
+      // point's failure itself.
+      m_events.failed(std::current_exception(), milliseconds(100));
+    }
+    m_events.end();
     t.cpu = cpu_usage::this_thread() - cpu0;
     return t;
   }
@@ -296,28 +335,19 @@ class rdma_passive final : public passive_endpoint {
   // of idle polls. Event mode: sleeps on the completion channel and the control connection
   // together, and looks after every sleep. Throws when the client has been silent for the
   // I/O timeout.
-  bool idle_check(control_stop& s, point_control& control) {
-    const bool slept = m_ep.idle(event_slice, control.fd());
-    if (!slept && ++s.idle < idle_polls_before_check) return false;
-    s.idle = 0;
-    if (control.stop_requested()) return true;
-    if (s.silence.expired_now())
-      throw std::runtime_error("the client sent nothing for " + std::to_string(m_timeout.count()) +
-                               " ms in the middle of a point");
-    return false;
-  }
+  bool idle_check(responder_watch& w) { return w.after_idle(m_ep.idle(event_slice, w.fd())); }
 
   void answer_sends(point_control& control, point_totals& t) {
     ibv_wc wc{};
-    control_stop s(m_timeout);
+    responder_watch w(control, m_timeout);
     for (;;) {
       if (m_ep.poll_recv({&wc, 1}) == 1) {
         m_ep.post_recv(wc.wr_id);
         m_pingpong.post(rdma_op::send, m_spec.bytes);
         t.messages += 2;
         t.bytes += 2 * m_spec.bytes;
-        s.progress(m_timeout);
-      } else if (idle_check(s, control)) {
+        w.progress();
+      } else if (idle_check(w)) {
         return;
       }
     }
@@ -328,7 +358,7 @@ class rdma_passive final : public passive_endpoint {
     const volatile std::uint8_t* last =
         reinterpret_cast<const volatile std::uint8_t*>(m_ep.target() + size - 1);
     std::uint8_t mark = 0;
-    control_stop s(m_timeout);
+    responder_watch w(control, m_timeout);
     for (;;) {
       const std::uint8_t want = next_mark(mark);
       if (*last == want) {
@@ -337,59 +367,41 @@ class rdma_passive final : public passive_endpoint {
         m_pingpong.post(rdma_op::write, size);
         t.messages += 2;
         t.bytes += 2 * size;
-        s.progress(m_timeout);
-      } else if (idle_check(s, control)) {
+        w.progress();
+      } else if (idle_check(w)) {
         return;
       }
     }
   }
 
   // Send bandwidth: re-post a receive for every one consumed, so the sender's window never
-  // meets an empty receive queue (RNR) for long.
+  // meets an empty receive queue (RNR) for long; the point ends on exactly the messages the
+  // client sent (point_receive.hpp).
   void receive_stream(point_control& control, point_totals& t) {
-    control_stop s(m_timeout);
-    const std::uint64_t before = m_flow.tally().messages;
-    const auto received = [&] { return m_flow.tally().messages - before; };
-    for (;;) {
-      const int n = m_flow.service_receives();
-      if (n > 0)
-        s.progress(m_timeout);
-      else if (idle_check(s, control))
-        break;
-    }
-    // Every message the client counted was acknowledged before it said stop, and every
-    // sample is spec.iterations messages: drain to a whole number of samples, so a completion
-    // late in arriving is counted in this point and not in the next.
-    spin_deadline deadline(m_timeout);
-    while (const std::uint64_t left = receives_outstanding(received(), m_spec.iterations)) {
-      if (m_flow.service_receives() > 0) {
-        deadline = spin_deadline(m_timeout);
-      } else if (idle_expired(m_ep, deadline)) {
-        throw std::runtime_error("send bandwidth: " + std::to_string(left) +
-                                 " receives of the point's last sample did not complete within " +
-                                 std::to_string(m_timeout.count()) + " ms after the stop");
-      }
-    }
-    t.messages += received();
-    t.bytes += received() * m_spec.bytes;
+    flow_queue q(m_ep, m_flow);
+    const std::uint64_t n = receive_point(q, control, m_spec.iterations, m_timeout, drain_cap);
+    t.messages += n;
+    t.bytes += n * m_spec.bytes;
   }
 
   // Bidirectional bandwidth: on each go mark, the same burst back to the client, then the
-  // done mark. Receives are kept posted throughout (send bandwidth consumes them).
+  // done mark. Receives are kept posted throughout (send bandwidth consumes them). The
+  // client ends the point only after the done mark of its last sample, so anything on the
+  // control connection during a burst means it left: the burst watches it too.
   void answer_bursts(point_control& control, point_totals& t) {
-    control_stop s(m_timeout);
+    responder_watch w(control, m_timeout);
     for (;;) {
       const int n = m_flow.service_receives();
       if (m_flow.tally().go > 0) {
         --m_flow.tally().go;
-        m_flow.burst(m_spec.bytes, m_spec.iterations, true);
+        m_flow.burst(m_spec.bytes, m_spec.iterations, true, &w);
         m_flow.send_mark(sync_tag::done);
         t.messages += 2 * m_spec.iterations;
         t.bytes += 2 * m_spec.iterations * m_spec.bytes;
-        s.progress(m_timeout);
+        w.progress();
       } else if (n > 0) {
-        s.progress(m_timeout);
-      } else if (idle_check(s, control)) {
+        w.progress();
+      } else if (idle_check(w)) {
         return;
       }
     }
@@ -409,6 +421,7 @@ class rdma_passive final : public passive_endpoint {
   bandwidth_flow m_flow;
   pingpong_poster m_pingpong;
   point_spec m_spec;
+  point_events m_events;
 };
 
 }  // namespace

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "transports/rdma/endpoint.hpp"
+#include "transports/rdma/point_receive.hpp"
 
 namespace gpubench::transports::rdma {
 
@@ -22,10 +23,6 @@ class spin_deadline {
   std::chrono::steady_clock::time_point m_end;
   std::uint32_t m_calls = 0;
 };
-
-// How long one sleep on the completion channel lasts at most (event mode): bounds how late a
-// timeout or a stop is noticed, not how late a completion is.
-inline constexpr std::chrono::milliseconds event_slice{100};
 
 // After a poll that found nothing: lets the endpoint sleep on its completion channel (event
 // mode) or returns at once (polling), then says whether `deadline` has passed.
