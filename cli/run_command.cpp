@@ -64,11 +64,12 @@ void refuse_broken_launch() {
 }
 
 // Rank 0's (or a lone process's) last steps: --metrics, then the result added to the store
-// unless --no-store. Returns the run's exit code, 1 where either failed after a good run.
+// unless --no-store. Returns the run's exit code, 1 where --metrics or a named --store
+// failed after a good run.
 int after_run(const run_options& o, const std::filesystem::path& out, int code) {
   code = write_run_metrics(o.metrics, out, code);
   if (o.no_store || transports::mpi::detect_launch().rank > 0) return code;
-  return store_run_result(run_store_location(o.store, out), out, code);
+  return store_run_result(run_store_location(o.store, out), out, code, !o.store.empty());
 }
 
 int run_run(const run_options& o, const environment& env) {

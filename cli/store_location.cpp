@@ -30,7 +30,8 @@ std::string run_store_location(const std::string& option, const std::filesystem:
   return (out.parent_path() / "gpubench.db").string();
 }
 
-int store_run_result(const std::string& location, const std::filesystem::path& out, int code) {
+int store_run_result(const std::string& location, const std::filesystem::path& out, int code,
+                     bool named) {
   if (code == 130 || !std::filesystem::exists(out)) return code;
   try {
     history::store s(location);
@@ -38,9 +39,10 @@ int store_run_result(const std::string& location, const std::filesystem::path& o
     fmt::print("# stored: {} points of run {} in {}\n", added.points, added.run_id, s.describe());
     return code;
   } catch (const std::exception& e) {
-    fmt::print(stderr, "gpubench: storing the result in {}: {} (the result file {} is kept)\n",
-               history::printable_location(location), e.what(), out.string());
-    return code == 0 ? 1 : code;
+    fmt::print(stderr, "gpubench: {}storing the result in {}: {} (the result file {} is kept{})\n",
+               named ? "" : "warning: ", history::printable_location(location), e.what(),
+               out.string(), named ? "" : "; --store names another store, --no-store skips it");
+    return named && code == 0 ? 1 : code;
   }
 }
 

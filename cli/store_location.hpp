@@ -24,7 +24,10 @@ std::string run_store_location(const std::string& option, const std::filesystem:
 
 // Adds the result file `out` of a run that ended with `code` to the store at `location`, and
 // says so on stdout. An interrupted run (130) is not stored. A store that fails is said on
-// stderr and makes a run that would end 0 end 1 (its result file is kept).
-int store_run_result(const std::string& location, const std::filesystem::path& out, int code);
+// stderr; when the user `named` it (--store), a run that would end 0 ends 1, while the default
+// store's failure (a file system without the locks SQLite needs, a read-only folder) is a
+// warning that leaves the run's code alone. The result file is kept either way.
+int store_run_result(const std::string& location, const std::filesystem::path& out, int code,
+                     bool named);
 
 }  // namespace gpubench::cli

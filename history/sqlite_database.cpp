@@ -33,8 +33,14 @@ class sqlite_database final : public database {
                                           db ? sqlite3_errmsg(db) : sqlite3_errstr(rc)));
     sqlite3_busy_timeout(db, sqlite_busy_timeout_ms);
     try {
-      // WAL: readers never wait for a writer, and writers append instead of rewriting.
-      query("PRAGMA journal_mode=WAL", {});
+      // WAL: readers never wait for a writer, and writers append instead of rewriting. It needs
+      // shared memory beside the file, which network and virtual file systems (NFS, 9p) may not
+      // give: there the rollback journal, whose locks serialise writers the same way.
+      try {
+        query("PRAGMA journal_mode=WAL", {});
+      } catch (const std::exception&) {
+        query("PRAGMA journal_mode=DELETE", {});
+      }
       query("PRAGMA foreign_keys=ON", {});
     } catch (const std::exception& e) {
       throw core::usage_error(fmt::format("store {}: {}", m_path, e.what()));

@@ -80,6 +80,13 @@ expect_exit 0 "store info" -- "$G" store info --store "$T/r/gpubench.db"
 expect_contains "$out" "runs: 1" "the run is in gpubench.db beside its file"
 expect_exit 0 "run --no-store" -- "$G" run --suite memory --filter memory.host.copy --quick --quiet --sizes 4K:8K --out "$T/n/one.json" --no-store
 [[ ! -e $T/n/gpubench.db ]] && pass "--no-store writes no store" || fail "--no-store wrote $T/n/gpubench.db"
+# A store that cannot be opened (here a folder where the file would be): the default one is a
+# warning and the run keeps its exit code; one the user named fails the run. The file is kept.
+mkdir -p "$T/u/gpubench.db"
+expect_exit 0 "a default store that cannot be written leaves a good run's exit code" -- "$G" run --suite memory --filter memory.host.copy --quick --quiet --sizes 4K:8K --out "$T/u/one.json"
+expect_contains "$err" "warning: storing the result in" "the default store's failure is a warning"
+[[ -s $T/u/one.json ]] && pass "the result file is kept" || fail "no result file $T/u/one.json"
+expect_exit 1 "a named store that cannot be written fails the run" -- "$G" run --suite memory --filter memory.host.copy --quick --quiet --sizes 4K:8K --out "$T/u/two.json" --store "$T/u/gpubench.db"
 
 # Bad input: exit 2 with a message, never a crash.
 expect_exit 2 "store add of a missing file" -- "$G" store add --store "$T/s.db" "$T/missing.json"

@@ -59,7 +59,7 @@ session_up() { # waits up to 60 s for this guest's control connection to A's ser
   return 1
 }
 # One bandwidth case towards A; with `&`, $! must be gpubench's own pid (killed_client).
-case_args=(run --suite network --filter '^net\.rdma\.bandwidth$' --quiet --rdma-iters 100
+case_args=(run --suite network --filter '^net\.rdma\.bandwidth$' --quiet --no-store --rdma-iters 100
   --io-timeout 30 --peer 198.18.1.1:18515)
 one_case() { # one_case OUT_FILE gpubench-run-options...
   "$GPUBENCH" "${case_args[@]}" --out "$@"
@@ -102,7 +102,7 @@ export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin HOME=/r
 ip link set lo up
 # Half a second per point: under emulation a point's overhead (calibration, warm-up, the control
 # session) is seconds; what this test checks is that every case runs, not its samples' count.
-rdma_args=(run --suite network --filter '^net\.rdma\.' --quiet --rdma-iters 100 --io-timeout 30
+rdma_args=(run --suite network --filter '^net\.rdma\.' --quiet --no-store --rdma-iters 100 --io-timeout 30
   --point-timeout 0.5)
 case $role in
   a)

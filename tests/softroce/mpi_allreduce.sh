@@ -41,7 +41,7 @@ case $transport in
 esac
 counters before >"$OUT/coll-$transport.counters"
 timeout 240 mpirun "${common[@]}" "${args[@]}" "$GPUBENCH" run --suite collectives --backend mpi \
-  --filter '^coll\.allreduce$' --nodes 2 --check --sizes 4K:1M:16 --coll-timeout 60 --quiet \
+  --filter '^coll\.allreduce$' --no-store --nodes 2 --check --sizes 4K:1M:16 --coll-timeout 60 --quiet \
   --out "$OUT/coll-$transport.json" >"$OUT/coll-$transport.log" 2>&1
 rc=$?
 counters after >>"$OUT/coll-$transport.counters"
