@@ -4,6 +4,7 @@
 // connection after the stop ends the point.
 #include <gtest/gtest.h>
 
+#include <poll.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -71,18 +72,23 @@ class counting_passive final : public passive_endpoint {
   std::atomic<bool>& m_draining;
 };
 
+// The test transport: its passive side raises `draining` when it starts its drain.
+transport_entry counting_entry(std::atomic<bool>& draining) {
+  transport_entry e;
+  e.name = "counting";
+  e.make_active = [](const endpoint_setup&) -> std::unique_ptr<active_endpoint> {
+    return std::make_unique<counting_active>();
+  };
+  e.make_passive = [&draining](const endpoint_setup& s) -> std::unique_ptr<passive_endpoint> {
+    return std::make_unique<counting_passive>(s.params.value("drain", false), draining);
+  };
+  return e;
+}
+
 class counting_server {
  public:
   counting_server() {
-    transport_entry e;
-    e.name = "counting";
-    e.make_active = [](const endpoint_setup&) -> std::unique_ptr<active_endpoint> {
-      return std::make_unique<counting_active>();
-    };
-    e.make_passive = [this](const endpoint_setup& s) -> std::unique_ptr<passive_endpoint> {
-      return std::make_unique<counting_passive>(s.params.value("drain", false), draining);
-    };
-    m_table.add(e);
+    m_table.add(counting_entry(draining));
     server_options o;
     o.bind = "127.0.0.1";
     o.port = 0;
@@ -136,13 +142,24 @@ TEST(ControlPointEnd, TheServerLearnsHowManyMessagesTheClientSent) {
 }
 
 TEST(ControlPointEnd, ClientKilledWhileTheServerDrainsFreesItAtOnce) {
-  counting_server server;
+  // Forked before any thread exists (the server's comes after): a child forked from a threaded
+  // process can find a lock another thread held (the allocator's, a sanitizer's) taken forever.
+  // The child learns the server's port through a pipe.
+  int port_pipe[2];
+  ASSERT_EQ(::pipe(port_pipe), 0);
   const pid_t child = ::fork();
   ASSERT_GE(child, 0);
   if (child == 0) {  // the client: ends a point, then waits for totals that take 20 s
+    ::close(port_pipe[1]);
+    std::uint16_t port = 0;
+    pollfd readable{port_pipe[0], POLLIN, 0};
+    if (::poll(&readable, 1, 10000) != 1 || ::read(port_pipe[0], &port, sizeof port) != sizeof port)
+      ::_exit(1);
     try {
-      client_session session(server.address(), patient_client());
-      session.open_case(server.entry(), {{"drain", true}});
+      std::atomic<bool> unused{false};
+      const auto entry = counting_entry(unused);
+      client_session session({"127.0.0.1", port}, patient_client());
+      session.open_case(entry, {{"drain", true}});
       session.begin_point(spec_of(5));
       session.endpoint().run_sample();
       session.end_point();
@@ -150,6 +167,11 @@ TEST(ControlPointEnd, ClientKilledWhileTheServerDrainsFreesItAtOnce) {
     }
     ::_exit(0);
   }
+  ::close(port_pipe[0]);
+  counting_server server;
+  const std::uint16_t port = server.address().port;
+  ASSERT_EQ(::write(port_pipe[1], &port, sizeof port), static_cast<ssize_t>(sizeof port));
+  ::close(port_pipe[1]);
   const auto wait_end = std::chrono::steady_clock::now() + 10s;
   while (!server.draining && std::chrono::steady_clock::now() < wait_end)
     std::this_thread::sleep_for(10ms);
