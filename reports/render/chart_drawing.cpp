@@ -119,6 +119,18 @@ axes make_axes(const line_chart& c, double width) {
   return a;
 }
 
+// One x tick: a grid line across the plot at x and its label centred under it.
+void draw_x_tick(cairo_t* cr, const axes& a, double x, const std::string& label,
+                 const text_style& tick) {
+  cairo_set_source_rgb(cr, 0.88, 0.88, 0.88);
+  cairo_move_to(cr, x, a.y0);
+  cairo_line_to(cr, x, a.y1);
+  cairo_stroke(cr);
+  cairo_set_source_rgb(cr, 0.25, 0.25, 0.25);
+  const auto l = make_layout(cr, label, tick);
+  draw_layout(cr, l.get(), x - layout_width(l.get()) / 2, a.y1 + 4);
+}
+
 // X ticks at powers of two, thinned to at most about 12 labels.
 void draw_size_ticks(cairo_t* cr, const axes& a, const text_style& tick) {
   const int first = static_cast<int>(std::ceil(a.lx0 - 1e-9));
@@ -128,13 +140,7 @@ void draw_size_ticks(cairo_t* cr, const axes& a, const text_style& tick) {
     if ((e - first) % every != 0) continue;
     const double bytes = std::ldexp(1.0, e);
     const double x = a.x(bytes);
-    cairo_set_source_rgb(cr, 0.88, 0.88, 0.88);
-    cairo_move_to(cr, x, a.y0);
-    cairo_line_to(cr, x, a.y1);
-    cairo_stroke(cr);
-    cairo_set_source_rgb(cr, 0.25, 0.25, 0.25);
-    const auto l = make_layout(cr, format_size(static_cast<std::uint64_t>(bytes)), tick);
-    draw_layout(cr, l.get(), x - layout_width(l.get()) / 2, a.y1 + 4);
+    draw_x_tick(cr, a, x, format_size(static_cast<std::uint64_t>(bytes)), tick);
   }
 }
 
@@ -144,13 +150,7 @@ void draw_run_ticks(cairo_t* cr, const axes& a, const text_style& tick) {
   for (double r = step * std::ceil(a.lx0 / step); r <= a.lx1; r += step) {
     if (r < 1) continue;
     const double x = a.x(r);
-    cairo_set_source_rgb(cr, 0.88, 0.88, 0.88);
-    cairo_move_to(cr, x, a.y0);
-    cairo_line_to(cr, x, a.y1);
-    cairo_stroke(cr);
-    cairo_set_source_rgb(cr, 0.25, 0.25, 0.25);
-    const auto l = make_layout(cr, fmt::format("{:g}", r), tick);
-    draw_layout(cr, l.get(), x - layout_width(l.get()) / 2, a.y1 + 4);
+    draw_x_tick(cr, a, x, fmt::format("{:g}", r), tick);
   }
 }
 

@@ -22,11 +22,9 @@ __global__ void spin_kernel(const volatile int* flag, int* timed_out, long long 
 
 // Four loads in flight per thread before the stores, then a tail: enough parallelism to
 // saturate PCIe and NVLink from one block per SM. __ldcg/__stcg keep L1 out of the way.
-__global__ void copy_kernel(const uint4* __restrict__ src, uint4* __restrict__ dst, std::uint64_t n,
-                            unsigned loops) {
-  const std::uint64_t stride = static_cast<std::uint64_t>(gridDim.x) * blockDim.x;
-  const std::uint64_t first = static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-  for (unsigned l = 0; l < loops; ++l) {
+// Copies elements first, first + stride, ... below n, four loads in flight per thread.
+__device__ void copy_strided(const uint4* __restrict__ src, uint4* __restrict__ dst,
+                             std::uint64_t first, std::uint64_t stride, std::uint64_t n) {
     std::uint64_t i = first;
     for (; i + 3 * stride < n; i += 4 * stride) {
       const uint4 a = __ldcg(src + i);
@@ -40,7 +38,14 @@ __global__ void copy_kernel(const uint4* __restrict__ src, uint4* __restrict__ d
     }
     for (; i < n; i += stride)
       __stcg(dst + i, __ldcg(src + i));
-  }
+}
+
+__global__ void copy_kernel(const uint4* __restrict__ src, uint4* __restrict__ dst, std::uint64_t n,
+                            unsigned loops) {
+  const std::uint64_t stride = static_cast<std::uint64_t>(gridDim.x) * blockDim.x;
+  const std::uint64_t first = static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  for (unsigned l = 0; l < loops; ++l)
+    copy_strided(src, dst, first, stride, n);
 }
 
 __global__ void split_copy_kernel(const uint4* __restrict__ src0, uint4* __restrict__ dst0,
@@ -58,21 +63,8 @@ __global__ void split_copy_kernel(const uint4* __restrict__ src0, uint4* __restr
   // nvbandwidth moves 85).
   const std::uint64_t stride = (warps / 2) * warpSize;
   const std::uint64_t first = (warp / 2) * warpSize + lane;
-  for (unsigned l = 0; l < loops; ++l) {
-    std::uint64_t i = first;
-    for (; i + 3 * stride < n; i += 4 * stride) {
-      const uint4 a = __ldcg(src + i);
-      const uint4 b = __ldcg(src + i + stride);
-      const uint4 c = __ldcg(src + i + 2 * stride);
-      const uint4 d = __ldcg(src + i + 3 * stride);
-      __stcg(dst + i, a);
-      __stcg(dst + i + stride, b);
-      __stcg(dst + i + 2 * stride, c);
-      __stcg(dst + i + 3 * stride, d);
-    }
-    for (; i < n; i += stride)
-      __stcg(dst + i, __ldcg(src + i));
-  }
+  for (unsigned l = 0; l < loops; ++l)
+    copy_strided(src, dst, first, stride, n);
 }
 
 __global__ void fill_kernel(std::uint32_t* buf, std::uint64_t words, std::uint32_t seed) {
